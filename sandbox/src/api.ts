@@ -1,0 +1,158 @@
+/**
+ * The sandbox's programmatic interface: what tests, benchmarks and scripts use to start it, inject
+ * faults and look at what it holds. The HTTP API itself follows ../../shared/spec/CONTRACT.md.
+ */
+import type {
+	Account,
+	Group,
+	Job,
+	JobAttributes,
+	JobError,
+	JobStatus,
+	JobTransfer,
+	Storage,
+	User,
+} from '../../nodes/FileTransferManager/api/types';
+
+export interface SandboxOptions {
+	/** Port on 127.0.0.1; 0 (default) picks a free one. */
+	port?: number;
+	/** Client credentials accepted by POST /oauth/token. Defaults: 'sandbox-client' / 'sandbox-secret'. */
+	clientId?: string;
+	clientSecret?: string;
+	/** Access token lifetime in seconds (default 86400). */
+	tokenTtlSeconds?: number;
+	/** Job time runs this many times faster than real time (default 1). */
+	speed?: number;
+	/** Folder that holds the storages' files; default: a new temporary folder, removed on close(). */
+	dataDir?: string;
+	/** Seed the demo data (default true). */
+	demo?: boolean;
+	/** Seed for everything random in the sandbox (chaos faults, demo file contents). Default 1. */
+	seed?: number;
+}
+
+/** A fault the sandbox injects instead of (or around) the normal answer. */
+export type FaultKind =
+	| 'rate-limit' // 429 rate-limited, with Retry-After when retryAfterSeconds is set
+	| 'internal-error' // 500, request not carried out
+	| 'bad-gateway' // 502, request not carried out
+	| 'unavailable' // 503 unavailable, Retry-After when retryAfterSeconds is set; not carried out
+	| 'drop-before-body' // socket destroyed before the body is read: not carried out
+	| 'drop-after-body' // request carried out, then the socket destroyed before any answer
+	| 'slow' // answer delayed by delayMs (request carried out after the delay)
+	| 'malformed-json' // 200 with a body that is not JSON; not carried out
+	| 'wrong-content-type' // 200 with Content-Type text/html and an HTML body; not carried out
+	| 'expire-token'; // the presented token is expired just before the request is handled (-> 401)
+
+export interface FaultRule {
+	kind: FaultKind;
+	/** Method to match (default: any). */
+	method?: string;
+	/**
+	 * Path to match, as in the contract's route table with {id} placeholders, e.g. '/jobs/{id}',
+	 * or an exact path; default: any route except /oauth/token.
+	 */
+	path?: string;
+	/** How many matching requests get the fault (default 1); Infinity for all. */
+	times?: number;
+	/** Skip this many matching requests before the fault starts (default 0). */
+	after?: number;
+	/** For rate-limit and unavailable. */
+	retryAfterSeconds?: number;
+	/** For slow. */
+	delayMs?: number;
+}
+
+export interface ChaosOptions {
+	/** Probability (0..1) that a request gets a fault. */
+	rate: number;
+	/** Kinds to draw from (default: all except expire-token and slow). */
+	kinds?: FaultKind[];
+	/** Seed of the random draw. */
+	seed: number;
+	retryAfterSeconds?: number;
+	delayMs?: number;
+}
+
+export interface RequestRecord {
+	method: string;
+	/** Path without the query string, e.g. '/jobs'. */
+	path: string;
+	/** Route template, e.g. '/jobs/{id}'; '' when no route matched. */
+	route: string;
+	query: Record<string, string>;
+	status: number;
+	/** Fault injected on this request, if any. */
+	fault?: FaultKind;
+	/** Authorization header value, as sent. */
+	authorization?: string;
+	at: number;
+}
+
+/** What the sandbox holds, as the API would return it. */
+export interface SandboxState {
+	accounts(): Account[];
+	groups(): Group[];
+	users(): User[];
+	jobs(): Job[];
+	storages(): Storage[];
+	job(id: string): Job | undefined;
+	jobTransfers(jobId: string): JobTransfer[];
+	jobErrors(jobId: string): JobError[];
+	/** Absolute folder on disk that holds a storage's files. */
+	storageDir(storageId: string): string;
+}
+
+export interface SandboxControl {
+	/** Inserts jobs directly (no engine run), e.g. 10,000 for paging tests. Returns their ids. */
+	insertJobs(count: number, attributes?: Partial<JobAttributes>): string[];
+	/**
+	 * Moves a job to a status as the system would (updatedAt set to now, stats.finishedAt on finished),
+	 * without the transition rules; for trigger tests.
+	 */
+	setJobStatus(jobId: string, status: JobStatus): void;
+	/** Adds a job-error record to a job. */
+	addJobError(jobId: string, error: { sourcePath: string; message: string; event?: 'error' | 'warning' }): void;
+	/** Makes a storage unavailable (its running jobs go stuck) or available again. */
+	setStorageAvailable(storageId: string, available: boolean): void;
+	/** Expires every access token issued so far. */
+	expireTokens(): void;
+	/** Writes a file into a storage (path absolute inside the storage). */
+	writeFile(storageId: string, path: string, content: string | Buffer): void;
+	/** Waits until a job reaches a final status (finished, failed, canceled) or stuck. */
+	waitForJob(jobId: string, timeoutMs?: number): Promise<Job>;
+}
+
+export interface SandboxFaults {
+	add(rule: FaultRule): void;
+	chaos(options: ChaosOptions): void;
+	clear(): void;
+}
+
+export interface SandboxRequestLog {
+	all(): RequestRecord[];
+	/** Requests matching every given field. */
+	count(match?: Partial<Pick<RequestRecord, 'method' | 'path' | 'route' | 'status'>>): number;
+	clear(): void;
+}
+
+export interface Sandbox {
+	/** e.g. http://127.0.0.1:34567 */
+	baseUrl: string;
+	clientId: string;
+	clientSecret: string;
+	state: SandboxState;
+	control: SandboxControl;
+	faults: SandboxFaults;
+	requests: SandboxRequestLog;
+	close(): Promise<void>;
+}
+
+/** Ids of the demo data, fixed so that docs and examples can name them. */
+export interface DemoIds {
+	accountId: string;
+	groupIds: string[];
+	userIds: string[];
+	storageIds: { files: string; archive: string; bucket: string };
+}
