@@ -1,0 +1,18 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { routes } from '../../api/routes';
+import type { VersionDocument } from '../../api/types';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['api'], operation: ['getVersion'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const document = await apiRequest<VersionDocument>(this, routes.apiVersion(), { itemIndex });
+	return [{ json: { apiVersion: document.meta?.apiVersion ?? null, jsonapiVersion: document.jsonapi?.version ?? null } }];
+}

@@ -1,0 +1,74 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import * as account from './account/Account.resource';
+import * as api from './api/Api.resource';
+import * as group from './group/Group.resource';
+import * as job from './job/Job.resource';
+import * as storage from './storage/Storage.resource';
+import * as user from './user/User.resource';
+import type { FileTransferManagerMap, FileTransferManagerResource } from './node.type';
+
+type OperationModule = {
+	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+};
+
+/** Resource index modules, by resource value. Adding a resource means adding it here. */
+const resources: Record<FileTransferManagerResource, Record<string, unknown>> = {
+	account,
+	api,
+	group,
+	job,
+	storage,
+	user,
+};
+
+function operationOf(
+	ctx: IExecuteFunctions,
+	resource: FileTransferManagerResource,
+	operation: string,
+): OperationModule {
+	const module = resources[resource]?.[operation] as OperationModule | undefined;
+	if (!module || typeof module.execute !== 'function') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The operation "${operation}" is not supported for resource "${resource}"`,
+		);
+	}
+	return module;
+}
+
+/** Runs the chosen operation once per input item; owns continueOnFail and paired items. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as FileTransferManagerResource;
+	const operation = this.getNodeParameter(
+		'operation',
+		0,
+	) as FileTransferManagerMap[FileTransferManagerResource];
+	const { execute } = operationOf(this, resource, operation);
+	const output: INodeExecutionData[] = [];
+
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const results = await execute.call(this, itemIndex);
+			for (const result of results) {
+				output.push({ ...result, pairedItem: { item: itemIndex } });
+			}
+		} catch (error) {
+			const failure =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			if (failure.context.itemIndex === undefined) failure.context.itemIndex = itemIndex;
+			if (this.continueOnFail()) {
+				const json: IDataObject = { error: failure.message };
+				if (failure.description) json.description = failure.description;
+				output.push({ json, pairedItem: { item: itemIndex } });
+				continue;
+			}
+			throw failure;
+		}
+	}
+	return [output];
+}

@@ -1,0 +1,109 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** A resource locator for one record: searchable list or ID (the API exposes no per-record URLs). */
+function locator(
+	name: string,
+	displayName: string,
+	searchListMethod: string,
+	placeholder: string,
+	overrides: Partial<INodeProperties> = {},
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${placeholder}...`,
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3f2b8c1e-6a1d-4c1f-9b7e-0d2a6c9e4f10',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: UUID_REGEX, errorMessage: 'Not a valid ID: IDs are UUIDs' },
+					},
+				],
+			},
+		],
+		...overrides,
+	};
+}
+
+export const jobLocator = (overrides: Partial<INodeProperties> = {}) =>
+	locator('jobId', 'Job', 'searchJobs', 'job', overrides);
+export const storageLocator = (name: string, displayName: string, overrides: Partial<INodeProperties> = {}) =>
+	locator(name, displayName, 'searchStorages', 'storage', overrides);
+export const userLocator = (overrides: Partial<INodeProperties> = {}) =>
+	locator('userId', 'User', 'searchUsers', 'user', overrides);
+export const groupLocator = (overrides: Partial<INodeProperties> = {}) =>
+	locator('groupId', 'Group', 'searchGroups', 'group', overrides);
+export const accountLocator = (overrides: Partial<INodeProperties> = {}) =>
+	locator('accountId', 'Account', 'searchAccounts', 'account', overrides);
+
+/** Return All / Limit, as in n8n's own Get Many operations. */
+export const returnAllOrLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** Transport settings every operation accepts; read by the transport itself. */
+export const requestOptions: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30,
+			description: 'How long to wait for an answer to one request before it counts as failed',
+		},
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 3,
+			description:
+				'How often to repeat a request that the service rejected for load (429, 503), or that failed in a way that is safe to repeat. Creating a job is never repeated blindly.',
+		},
+		{
+			displayName: 'Max Wait Between Retries (Seconds)',
+			name: 'maxRetryWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description: 'Upper bound on any single wait, even when the service asks for a longer one',
+		},
+	],
+};

@@ -1,0 +1,124 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import type { Route } from '../api/routes';
+import { routes } from '../api/routes';
+import type { AnyResource, ListDocument } from '../api/types';
+import { PAGE_LIMIT_MAX } from '../api/types';
+import { apiRequest } from '../transport';
+
+/**
+ * One page of records, filtered by the search text on the client: the API filters by exact match
+ * only. The pagination token is the API's own cursor, so the picker pages through everything.
+ */
+async function searchPage(
+	ctx: ILoadOptionsFunctions,
+	route: Route,
+	sort: string,
+	toItem: (record: AnyResource) => INodeListSearchItems,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const qs: IDataObject = { sort, 'page[limit]': PAGE_LIMIT_MAX };
+	if (paginationToken) qs['page[after]'] = paginationToken;
+	const page = await apiRequest<ListDocument<AnyResource>>(ctx, route, { qs });
+	const needle = filter?.trim().toLowerCase();
+	const results = page.data
+		.map(toItem)
+		.filter(
+			(item) =>
+				!needle ||
+				item.name.toLowerCase().includes(needle) ||
+				String(item.value).toLowerCase() === needle,
+		);
+	return { results, paginationToken: page.meta.page.after ?? undefined };
+}
+
+function label(record: AnyResource, text: string): INodeListSearchItems {
+	return { name: text, value: 'id' in record ? record.id : '' };
+}
+
+export async function searchJobs(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage(
+		this,
+		routes.listJobs(),
+		'-createdAt',
+		(record) => {
+			const attributes = record.attributes as { name?: string; status?: string; dryRun?: boolean };
+			const name = attributes.name || ('id' in record ? record.id : '');
+			return label(record, `${name} (${attributes.status}${attributes.dryRun ? ', dry run' : ''})`);
+		},
+		filter,
+		paginationToken,
+	);
+}
+
+export async function searchStorages(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage(
+		this,
+		routes.listStorages(),
+		'name',
+		(record) => {
+			const attributes = record.attributes as { name?: string; type?: string };
+			return label(record, `${attributes.name} (${attributes.type})`);
+		},
+		filter,
+		paginationToken,
+	);
+}
+
+export async function searchUsers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage(
+		this,
+		routes.listUsers(),
+		'email',
+		(record) => {
+			const attributes = record.attributes as { email?: string; firstName?: string; lastName?: string };
+			const fullName = [attributes.firstName, attributes.lastName].filter(Boolean).join(' ');
+			return label(record, fullName ? `${fullName} <${attributes.email}>` : String(attributes.email));
+		},
+		filter,
+		paginationToken,
+	);
+}
+
+export async function searchGroups(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage(
+		this,
+		routes.listGroups(),
+		'name',
+		(record) => label(record, String((record.attributes as { name?: string }).name)),
+		filter,
+		paginationToken,
+	);
+}
+
+export async function searchAccounts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage(
+		this,
+		routes.listAccounts(),
+		'name',
+		(record) => label(record, String((record.attributes as { name?: string }).name)),
+		filter,
+		paginationToken,
+	);
+}
