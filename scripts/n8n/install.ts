@@ -1,0 +1,311 @@
+/**
+ * Installs real n8n into .n8n-cache/n8n-<version>/ on first use; later runs only check the marker.
+ * Usage: npm run n8n:install [-- --force]
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { N8N_VERSION, cacheRoot, findNodeRuntime, n8nBin, n8nInstallDir, type NodeRuntime } from './paths';
+
+/** linkedom 0.18.15 depends on a package version the registry lacks. */
+const OVERRIDES = { linkedom: '0.18.14' };
+const MARKER = '.n8n-install.json';
+
+export interface InstallMarker {
+	n8nVersion: string;
+	nodeVersion: string;
+	overrides: Record<string, string>;
+	installedAt: string;
+	seconds: { npmInstall: number; sqlite3Build: number; total: number };
+	bytes: number;
+}
+
+type Log = (line: string) => void;
+const defaultLog: Log = (line) => process.stderr.write(`[n8n:install] ${line}\n`);
+
+function sqliteBinary(dir: string): string {
+	return path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+}
+
+/** Returns the marker of a complete install of this version, or undefined. */
+export function readValidMarker(version: string = N8N_VERSION): InstallMarker | undefined {
+	const dir = n8nInstallDir(version);
+	try {
+		const marker = JSON.parse(fs.readFileSync(path.join(dir, MARKER), 'utf8')) as InstallMarker;
+		const pkg = JSON.parse(
+			fs.readFileSync(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+		) as { version: string };
+		if (marker.n8nVersion !== version || pkg.version !== version) return undefined;
+		if (!fs.existsSync(sqliteBinary(dir)) || !fs.existsSync(n8nBin(version))) return undefined;
+		return marker;
+	} catch {
+		return undefined;
+	}
+}
+
+function pidAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** One install at a time (e.g. parallel jest workers): a lock folder holding the owner's pid. */
+async function acquireLock(log: Log): Promise<() => void> {
+	const lock = path.join(cacheRoot, '.install.lock');
+	let waitingSince = 0;
+	for (;;) {
+		try {
+			fs.mkdirSync(lock);
+			fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+			return () => fs.rmSync(lock, { recursive: true, force: true });
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+		}
+		let owner = NaN;
+		try {
+			owner = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
+		} catch {
+			// the owner may not have written its pid yet
+		}
+		if (Number.isInteger(owner) && owner > 0 && !pidAlive(owner)) {
+			log(`removing stale lock of process ${owner}`);
+			fs.rmSync(lock, { recursive: true, force: true });
+			continue;
+		}
+		if (!waitingSince) {
+			waitingSince = Date.now();
+			log(`another process (${owner}) is installing n8n; waiting for it`);
+		}
+		await sleep(2000);
+	}
+}
+
+function removeStaleTemps(log: Log): void {
+	for (const name of fs.readdirSync(cacheRoot)) {
+		const m = /^\.(?:tmp|trash)-.*-(\d+)$/.exec(name);
+		if (m && !pidAlive(Number(m[1]))) {
+			log(`removing leftover ${name}`);
+			fs.rmSync(path.join(cacheRoot, name), { recursive: true, force: true });
+		}
+	}
+}
+
+function countPackages(nodeModules: string): number {
+	let count = 0;
+	try {
+		for (const name of fs.readdirSync(nodeModules)) {
+			if (name.startsWith('.')) continue;
+			if (name.startsWith('@')) count += fs.readdirSync(path.join(nodeModules, name)).length;
+			else count++;
+		}
+	} catch {
+		// not created yet
+	}
+	return count;
+}
+
+interface RunOptions {
+	cwd: string;
+	env?: NodeJS.ProcessEnv;
+	log: Log;
+	label: string;
+	/** Prints a progress line every 15 s. */
+	progress?: () => string;
+}
+
+/** Runs a command with its output shown; rejects with the tail of its output on failure. */
+function run(command: string, args: string[], options: RunOptions): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env ?? process.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const tail: string[] = [];
+		const onData = (chunk: Buffer) => {
+			process.stderr.write(chunk);
+			tail.push(...chunk.toString().split('\n').filter(Boolean));
+			tail.splice(0, Math.max(0, tail.length - 30));
+		};
+		child.stdout.on('data', onData);
+		child.stderr.on('data', onData);
+		const timer = setInterval(() => {
+			const seconds = Math.round((Date.now() - started) / 1000);
+			options.log(`${options.label}: ${seconds} s${options.progress ? `, ${options.progress()}` : ''}`);
+		}, 15000);
+		child.on('error', (error) => {
+			clearInterval(timer);
+			reject(new Error(`${options.label}: could not run ${command}: ${error.message}`));
+		});
+		child.on('close', (code, signal) => {
+			clearInterval(timer);
+			if (code === 0) resolve();
+			else
+				reject(
+					new Error(
+						`${options.label} failed (${signal ? `signal ${signal}` : `exit code ${code}`}): ` +
+							`${command} ${args.join(' ')}\n  in ${options.cwd}\n  last output:\n    ${tail.join('\n    ')}`,
+					),
+				);
+		});
+	});
+}
+
+function findNodeGyp(installDir: string): string {
+	const candidates = [path.join(installDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')];
+	try {
+		const globalRoot = execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim();
+		candidates.push(path.join(globalRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+	} catch {
+		// npm root -g unavailable: rely on the other candidates
+	}
+	const npmCli = process.env.npm_execpath;
+	if (npmCli) candidates.push(path.join(path.dirname(npmCli), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+	const found = candidates.find((file) => fs.existsSync(file));
+	if (!found) throw new Error(`node-gyp not found (looked in: ${candidates.join(', ')})`);
+	return found;
+}
+
+function folderBytes(dir: string): number {
+	try {
+		return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
+	} catch {
+		return NaN;
+	}
+}
+
+function formatBytes(bytes: number): string {
+	return Number.isFinite(bytes) ? `${(bytes / 1e9).toFixed(2)} GB` : 'unknown size';
+}
+
+async function installInto(dir: string, runtime: NodeRuntime, version: string, log: Log): Promise<InstallMarker> {
+	const started = Date.now();
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(
+		path.join(dir, 'package.json'),
+		JSON.stringify(
+			{ name: 'n8n-runtime', private: true, dependencies: { n8n: version }, overrides: OVERRIDES },
+			null,
+			2,
+		),
+	);
+	// The machine's npm config may point nodedir at another Node's headers.
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		PATH: `${path.join(runtime.dir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+		npm_config_nodedir: runtime.dir,
+		npm_config_update_notifier: 'false',
+	};
+	log(`npm install n8n@${version} --ignore-scripts into ${dir} (about 2 minutes, 2.9 GB)`);
+	// Scripts off: one optional native module downloads sources from outside the registry at build time.
+	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], {
+		cwd: dir,
+		env,
+		log,
+		label: 'npm install',
+		progress: () => `${countPackages(path.join(dir, 'node_modules'))} top-level packages so far`,
+	});
+	const npmDone = Date.now();
+
+	const sqliteDir = path.join(dir, 'node_modules', 'sqlite3');
+	if (!fs.existsSync(sqliteDir)) throw new Error(`sqlite3 missing after npm install: ${sqliteDir}`);
+	log(`building sqlite3 for Node ${runtime.version} (about 1 minute)`);
+	await run(runtime.bin, [findNodeGyp(dir), 'rebuild', `--nodedir=${runtime.dir}`, '--jobs=max'], {
+		cwd: sqliteDir,
+		env,
+		log,
+		label: 'node-gyp rebuild sqlite3',
+	});
+	if (!fs.existsSync(sqliteBinary(dir))) throw new Error(`sqlite3 build produced no ${sqliteBinary(dir)}`);
+	execFileSync(runtime.bin, ['-e', `require(${JSON.stringify(sqliteDir)})`], { stdio: 'inherit' });
+	const buildDone = Date.now();
+
+	const marker: InstallMarker = {
+		n8nVersion: version,
+		nodeVersion: runtime.version,
+		overrides: OVERRIDES,
+		installedAt: new Date().toISOString(),
+		seconds: {
+			npmInstall: Math.round((npmDone - started) / 1000),
+			sqlite3Build: Math.round((buildDone - npmDone) / 1000),
+			total: Math.round((buildDone - started) / 1000),
+		},
+		bytes: folderBytes(dir),
+	};
+	fs.writeFileSync(path.join(dir, MARKER), JSON.stringify(marker, null, 2));
+	return marker;
+}
+
+export interface EnsureOptions {
+	version?: string;
+	force?: boolean;
+	log?: Log;
+}
+
+/** Installs n8n into the cache unless a valid install is present; returns the install's marker. */
+export async function ensureN8nInstalled(options: EnsureOptions = {}): Promise<InstallMarker> {
+	const version = options.version ?? N8N_VERSION;
+	const log = options.log ?? defaultLog;
+	if (!options.force) {
+		const marker = readValidMarker(version);
+		if (marker) return marker;
+	}
+	const runtime = findNodeRuntime(24);
+	fs.mkdirSync(cacheRoot, { recursive: true });
+	const release = await acquireLock(log);
+	try {
+		if (!options.force) {
+			const marker = readValidMarker(version);
+			if (marker) return marker; // installed by the process we waited for
+		}
+		removeStaleTemps(log);
+		const finalDir = n8nInstallDir(version);
+		const tmpDir = path.join(cacheRoot, `.tmp-n8n-${version}-${process.pid}`);
+		fs.rmSync(tmpDir, { recursive: true, force: true });
+		let marker: InstallMarker;
+		try {
+			marker = await installInto(tmpDir, runtime, version, log);
+		} catch (error) {
+			log(`install failed; removing ${tmpDir}`);
+			fs.rmSync(tmpDir, { recursive: true, force: true });
+			throw error;
+		}
+		if (fs.existsSync(finalDir)) {
+			const trash = path.join(cacheRoot, `.trash-n8n-${version}-${process.pid}`);
+			fs.renameSync(finalDir, trash);
+			fs.rmSync(trash, { recursive: true, force: true });
+		}
+		fs.renameSync(tmpDir, finalDir);
+		log(
+			`n8n ${version} installed in ${finalDir}: ${marker.seconds.total} s ` +
+				`(npm ${marker.seconds.npmInstall} s, sqlite3 ${marker.seconds.sqlite3Build} s), ${formatBytes(marker.bytes)}`,
+		);
+		return marker;
+	} finally {
+		release();
+	}
+}
+
+if (require.main === module) {
+	const force = process.argv.includes('--force');
+	ensureN8nInstalled({ force }).then(
+		(marker) => {
+			defaultLog(
+				`n8n ${marker.n8nVersion} ready in ${n8nInstallDir(marker.n8nVersion)} ` +
+					`(installed ${marker.installedAt}, Node ${marker.nodeVersion})`,
+			);
+		},
+		(error: Error) => {
+			defaultLog(`ERROR: ${error.message}`);
+			process.exitCode = 1;
+		},
+	);
+}
