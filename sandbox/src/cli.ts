@@ -1,0 +1,84 @@
+import { parseArgs } from 'node:util';
+import { DEMO_IDS, startSandbox } from './index';
+
+const HELP = `Usage: npm run sandbox -- [options]
+
+  --port N              port on 127.0.0.1 (default 8787; 0 picks a free one)
+  --client-id ID        client id accepted by /oauth/token (default sandbox-client)
+  --client-secret S     client secret (default sandbox-secret)
+  --token-ttl SECONDS   access token lifetime (default 86400)
+  --speed FACTOR        job time runs FACTOR times faster (default 1)
+  --data-dir DIR        keep the storages' files in DIR (reused; demo files seeded only into new folders)
+  --seed N              seed for demo file contents and chaos (default 1)
+  --no-demo             start without demo groups, users, files and jobs
+  -h, --help            this text
+`;
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string', default: '8787' },
+			'client-id': { type: 'string' },
+			'client-secret': { type: 'string' },
+			'token-ttl': { type: 'string' },
+			speed: { type: 'string' },
+			'data-dir': { type: 'string' },
+			seed: { type: 'string' },
+			'no-demo': { type: 'boolean', default: false },
+			help: { type: 'boolean', short: 'h', default: false },
+		},
+	});
+	if (values.help) {
+		process.stdout.write(HELP);
+		return;
+	}
+	const number = (name: string, text: string | undefined): number | undefined => {
+		if (text === undefined) return undefined;
+		const value = Number(text);
+		if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number, got "${text}".`);
+		return value;
+	};
+	const sandbox = await startSandbox({
+		port: number('port', values.port),
+		clientId: values['client-id'],
+		clientSecret: values['client-secret'],
+		tokenTtlSeconds: number('token-ttl', values['token-ttl']),
+		speed: number('speed', values.speed),
+		dataDir: values['data-dir'],
+		seed: number('seed', values.seed),
+		demo: !values['no-demo'],
+	});
+	process.stdout.write(
+		[
+			`Sandbox listening on ${sandbox.baseUrl}`,
+			`  token URL:     ${sandbox.baseUrl}/oauth/token`,
+			`  client id:     ${sandbox.clientId}`,
+			`  client secret: ${sandbox.clientSecret}`,
+			`  account id:    ${DEMO_IDS.accountId}`,
+			`  storages:      files ${DEMO_IDS.storageIds.files}, archive ${DEMO_IDS.storageIds.archive}, bucket ${DEMO_IDS.storageIds.bucket}`,
+			`  admin:         ${sandbox.baseUrl}/__sandbox/info`,
+			'Press Ctrl+C to stop.',
+			'',
+		].join('\n'),
+	);
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`\n${signal}: closing the sandbox\n`);
+		sandbox.close().then(
+			() => process.exit(0),
+			(error) => {
+				process.stderr.write(`${String(error)}\n`);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error) => {
+	process.stderr.write(`${(error as Error).message}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,192 @@
+import * as http from 'node:http';
+import type { RequestRecord } from './api';
+import type { Auth } from './auth';
+import { ApiError, apiError, errorObject } from './errors';
+import type { Fault, FaultInjector, RequestLog } from './faults';
+import type { Answer, RequestContext, Router } from './router';
+
+const JSON_API = 'application/vnd.api+json';
+const TOKEN_PATH = '/oauth/token';
+const ADMIN_PREFIX = '/__sandbox';
+const MAX_BODY = 20 * 1024 * 1024;
+
+export interface ServerParts {
+	api: Router;
+	admin: Router;
+	auth: Auth;
+	faults: FaultInjector;
+	log: RequestLog;
+}
+
+/** The HTTP front: admin routes, fault injection, the request log, the token endpoint, auth, the API routes. */
+export class HttpFront {
+	private readonly timers = new Set<NodeJS.Timeout>();
+	private closed = false;
+
+	constructor(private readonly parts: ServerParts) {}
+
+	listener = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+		this.handle(req, res).catch((error) => {
+			if (!res.headersSent && !res.destroyed) {
+				send(res, 500, { errors: [errorObject(500, 'internal-error', String(error))] }, JSON_API);
+			}
+		});
+	};
+
+	close(): void {
+		this.closed = true;
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+	}
+
+	private delay(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				this.timers.delete(timer);
+				resolve();
+			}, ms);
+			this.timers.add(timer);
+		});
+	}
+
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		const method = (req.method ?? 'GET').toUpperCase();
+		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+		const path = url.pathname;
+		const baseUrl = `http://${req.headers.host ?? '127.0.0.1'}`;
+		const authorization = req.headers.authorization;
+
+		if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) {
+			const body = await readBody(req);
+			const ctx: RequestContext = { method, path, query: url.searchParams, params: {}, body, baseUrl, authorization };
+			let answer: Answer;
+			try {
+				const match = this.parts.admin.match(method, path);
+				answer = match
+					? await match.handler({ ...ctx, params: match.params })
+					: { status: 404, body: { error: `No admin route ${method} ${path}.` } };
+			} catch (error) {
+				answer =
+					error instanceof ApiError
+						? { status: error.status, body: error.body(), headers: error.headers }
+						: { status: (error as { status?: number }).status ?? 400, body: { error: (error as Error).message } };
+			}
+			send(res, answer.status, answer.body, 'application/json', answer.headers);
+			return;
+		}
+
+		const route = path === TOKEN_PATH ? TOKEN_PATH : this.parts.api.template(path);
+		const fault = this.parts.faults.pick(method, path, route);
+		const record: RequestRecord = {
+			method,
+			path,
+			route,
+			query: Object.fromEntries(url.searchParams),
+			status: 0,
+			authorization,
+			at: Date.now(),
+		};
+		if (fault) record.fault = fault.kind;
+		this.parts.log.push(record);
+
+		if (fault?.kind === 'drop-before-body') {
+			req.socket.destroy();
+			return;
+		}
+		const body = await readBody(req);
+		if (fault && this.answerWithFault(fault, res, record)) return;
+		if (fault?.kind === 'slow') await this.delay(fault.delayMs ?? 1000);
+		if (this.closed) return;
+		if (fault?.kind === 'expire-token') this.parts.auth.expire(authorization);
+
+		let answer: Answer;
+		let contentType = JSON_API;
+		try {
+			if (path === TOKEN_PATH) {
+				contentType = 'application/json';
+				if (method !== 'POST') {
+					contentType = JSON_API;
+					throw apiError(405, 'method-not-allowed', 'Use POST to get a token.', undefined, { Allow: 'POST' });
+				}
+				answer = this.parts.auth.token(body, req.headers['content-type'] ?? '', authorization);
+			} else {
+				this.parts.auth.check(authorization);
+				const match = this.parts.api.match(method, path);
+				if (!match) throw apiError(404, 'entity-not-found', `No route matches ${method} ${path}.`);
+				answer = await match.handler({ method, path, query: url.searchParams, params: match.params, body, baseUrl, authorization });
+			}
+		} catch (error) {
+			if (error instanceof ApiError) {
+				answer = { status: error.status, body: error.body(), headers: error.headers };
+			} else {
+				answer = { status: 500, body: { errors: [errorObject(500, 'internal-error', (error as Error).message)] } };
+			}
+		}
+		record.status = answer.status;
+		if (fault?.kind === 'drop-after-body') {
+			record.status = 0;
+			req.socket.destroy();
+			return;
+		}
+		send(res, answer.status, answer.body, contentType, answer.headers);
+	}
+
+	/** Answers instead of the route for faults that are not carried out; true when answered. */
+	private answerWithFault(fault: Fault, res: http.ServerResponse, record: RequestRecord): boolean {
+		const retry: Record<string, string> =
+			fault.retryAfterSeconds !== undefined && fault.retryAfterSeconds !== null ? { 'Retry-After': String(fault.retryAfterSeconds) } : {};
+		const error = (status: number, code: 'rate-limited' | 'internal-error' | 'unavailable', detail: string, headers = {}) => {
+			record.status = status;
+			send(res, status, { errors: [errorObject(status, code, detail)] }, JSON_API, headers);
+			return true;
+		};
+		switch (fault.kind) {
+			case 'rate-limit':
+				return error(429, 'rate-limited', 'Too many requests; retry later.', retry);
+			case 'internal-error':
+				return error(500, 'internal-error', 'The server met an internal error.');
+			case 'bad-gateway':
+				return error(502, 'unavailable', 'Bad gateway: the upstream service did not answer properly.');
+			case 'unavailable':
+				return error(503, 'unavailable', 'The service is unavailable; retry later.', retry);
+			case 'malformed-json':
+				record.status = 200;
+				res.writeHead(200, { 'Content-Type': JSON_API });
+				res.end('{"data": [{"id": "truncated", "type": ');
+				return true;
+			case 'wrong-content-type':
+				record.status = 200;
+				res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+				res.end('<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>We will be back soon</h1></body></html>');
+				return true;
+			default:
+				return false;
+		}
+	}
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown, contentType: string, headers: Record<string, string> = {}): void {
+	if (res.destroyed) return;
+	if (status === 204 || body === undefined) {
+		res.writeHead(status, headers);
+		res.end();
+		return;
+	}
+	const text = JSON.stringify(body);
+	res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+	res.end(text);
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size <= MAX_BODY) chunks.push(chunk);
+		});
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+		req.on('aborted', () => resolve(''));
+	});
+}

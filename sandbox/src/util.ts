@@ -1,0 +1,48 @@
+import { createHash, randomUUID } from 'node:crypto';
+
+export const uuid = (): string => randomUUID();
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A timestamp after `previous` (ISO), so that updatedAt changes even within one millisecond. */
+export function nextTimestamp(previous: string | null | undefined): string {
+	const now = Date.now();
+	if (!previous) return iso(now);
+	const prev = Date.parse(previous);
+	return iso(now > prev ? now : prev + 1);
+}
+
+/** Seeded pseudo-random numbers in [0, 1) (mulberry32). */
+export function seededRandom(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+export const md5Hex = (data: Buffer): string => createHash('md5').update(data).digest('hex');
+
+/** Part size the sandbox's object storage uses for multipart uploads. */
+export const MULTIPART_PART_SIZE = 8 * 1024 * 1024;
+
+/**
+ * S3-style ETag: the quoted md5 for a single-part object; for a multipart object the md5 of the parts'
+ * binary md5s, then `-<parts>`.
+ */
+export function s3Etag(data: Buffer): string {
+	if (data.length <= MULTIPART_PART_SIZE) return `"${md5Hex(data)}"`;
+	const parts: Buffer[] = [];
+	for (let offset = 0; offset < data.length; offset += MULTIPART_PART_SIZE) {
+		parts.push(createHash('md5').update(data.subarray(offset, offset + MULTIPART_PART_SIZE)).digest());
+	}
+	return `"${createHash('md5').update(Buffer.concat(parts)).digest('hex')}-${parts.length}"`;
+}
+
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export const clone = <T>(value: T): T => structuredClone(value);
