@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -105,4 +105,119 @@ export function requireOneOf<T extends string>(
 		);
 	}
 	return value as T;
+}
+
+/** The plain value of a resource locator read as part of a collection (`{ __rl, mode, value }` or a string). */
+export function locatorValue(value: unknown): unknown {
+	if (value !== null && typeof value === 'object' && 'value' in value) {
+		return (value as { value: unknown }).value;
+	}
+	return value;
+}
+
+/** true or false, also from an expression that gives the text "true" or "false". */
+export function requireBoolean(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): boolean {
+	if (typeof value === 'boolean') return value;
+	if (value === 'true' || value === 'false') return value === 'true';
+	throw invalidInput(ctx, itemIndex, `"${field}"`, `must be true or false, got ${JSON.stringify(value)}`);
+}
+
+const TIME_ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
+
+/**
+ * An IANA time-zone name (e.g. Europe/Berlin), checked with Intl where the runtime has it. A name that
+ * differs from the canonical one only in letter case comes back in canonical case.
+ */
+export function requireTimeZone(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const text = typeof value === 'string' ? value.trim() : '';
+	const hint = 'Use an IANA time-zone name such as Europe/Berlin, America/New_York or UTC.';
+	if (text === '') throw invalidInput(ctx, itemIndex, `"${field}"`, 'is empty', hint);
+	if (!TIME_ZONE_NAME.test(text)) {
+		throw invalidInput(ctx, itemIndex, `"${field}"`, `is not a time-zone name: ${JSON.stringify(value)}`, hint);
+	}
+	if (typeof Intl === 'undefined' || typeof Intl.DateTimeFormat !== 'function') return text;
+	let resolved: string | undefined;
+	try {
+		resolved = new Intl.DateTimeFormat('en-US', { timeZone: text }).resolvedOptions().timeZone;
+	} catch {
+		throw invalidInput(ctx, itemIndex, `"${field}"`, `is not a known time zone: ${JSON.stringify(text)}`, hint);
+	}
+	return resolved && resolved.toLowerCase() === text.toLowerCase() ? resolved : text;
+}
+
+export const SORT_DIRECTIONS = ['ascending', 'descending'] as const;
+
+/** The Sort fixedCollection of a Get Many (read with sortParameter); `fields` are API field names. */
+export function sortCollection(fields: INodePropertyOptions[], defaultField: string): INodeProperties {
+	return {
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'fixedCollection',
+		placeholder: 'Add Sort Rule',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description: 'Order of the results; each further rule breaks ties of the ones before it',
+		options: [
+			{
+				displayName: 'Rules',
+				name: 'rules',
+				values: [
+					{
+						displayName: 'Field',
+						name: 'field',
+						type: 'options',
+						options: fields,
+						default: defaultField,
+						description: 'Field to sort by',
+					},
+					{
+						displayName: 'Direction',
+						name: 'direction',
+						type: 'options',
+						options: [
+							{ name: 'Ascending', value: 'ascending' },
+							{ name: 'Descending', value: 'descending' },
+						],
+						default: 'ascending',
+						description: 'Whether to sort from lowest to highest or the reverse',
+					},
+				],
+			},
+		],
+	};
+}
+
+/**
+ * The API's `sort` parameter from a Sort fixedCollection (`{ rules: [{ field, direction }] }`), every
+ * field and direction checked; undefined when no rule is set.
+ */
+export function sortParameter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	fields: readonly string[],
+): string | undefined {
+	const raw = value !== null && typeof value === 'object' ? (value as { rules?: unknown }).rules : undefined;
+	const rules = Array.isArray(raw) ? raw : raw ? [raw] : [];
+	if (rules.length === 0) return undefined;
+	return rules
+		.map((rule: { field?: unknown; direction?: unknown }) => {
+			const field = requireOneOf(ctx, itemIndex, 'Sort › Field', rule?.field, fields);
+			const direction = requireOneOf(
+				ctx,
+				itemIndex,
+				'Sort › Direction',
+				rule?.direction ?? 'ascending',
+				SORT_DIRECTIONS,
+			);
+			return direction === 'descending' ? `-${field}` : field;
+		})
+		.join(',');
+}
+
+/** Limit of a Get Many: undefined when Return All is on, else a whole number of at least 1. */
+export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	const returnAll = requireBoolean(ctx, itemIndex, 'Return All', ctx.getNodeParameter('returnAll', itemIndex, false));
+	if (returnAll) return undefined;
+	return requirePositiveInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50));
 }

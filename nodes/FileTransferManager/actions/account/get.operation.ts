@@ -1,7 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Account, Document } from '../../api/types';
+import { accountLocator } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import { requireUuid } from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [accountLocator({ description: 'The account to get' })];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['account'], operation: ['get'] } },
@@ -9,5 +16,12 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Account Get is not implemented yet', { itemIndex });
+	const accountId = requireUuid(
+		this,
+		itemIndex,
+		'Account',
+		this.getNodeParameter('accountId', itemIndex, undefined, { extractValue: true }),
+	);
+	const document = await apiRequest<Document<Account>>(this, routes.getAccount(accountId), { itemIndex });
+	return toItems([flatten(document.data)]);
 }

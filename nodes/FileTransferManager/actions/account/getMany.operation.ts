@@ -1,7 +1,41 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Account } from '../../api/types';
+import { returnAllOrLimit } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import { readLimit, sortCollection, sortParameter } from '../../helpers/validate';
+import { apiRequestAllItems } from '../../transport';
+
+const SORT_FIELDS = [
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'Name', value: 'name' },
+	{ name: 'Updated At', value: 'updatedAt' },
+];
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Only accounts that match all given filters (exact match)',
+		options: [
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Acme Corp',
+				description: 'Only accounts with exactly this name',
+			},
+		],
+	},
+	sortCollection(SORT_FIELDS, 'name'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['account'], operation: ['getMany'] } },
@@ -9,5 +43,17 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Account Get Many is not implemented yet', { itemIndex });
+	const limit = readLimit(this, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	if (filters.name !== undefined && filters.name !== '') qs['filter[name]'] = String(filters.name);
+	const sort = sortParameter(
+		this,
+		itemIndex,
+		this.getNodeParameter('sort', itemIndex, {}),
+		SORT_FIELDS.map((field) => field.value),
+	);
+	if (sort) qs.sort = sort;
+	const accounts = await apiRequestAllItems<Account>(this, routes.listAccounts(), qs, { limit, itemIndex });
+	return toItems(accounts.map(flatten));
 }

@@ -1,7 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { CreateBody, Document, Group, GroupCreateAttributes } from '../../api/types';
+import { accountLocator } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import { requireNonEmpty, requireUuid } from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	accountLocator({ description: 'The account the new group belongs to' }),
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Finance',
+		description: 'Name of the new group',
+	},
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['create'] } },
@@ -9,5 +27,20 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Group Create is not implemented yet', { itemIndex });
+	const accountId = requireUuid(
+		this,
+		itemIndex,
+		'Account',
+		this.getNodeParameter('accountId', itemIndex, undefined, { extractValue: true }),
+	);
+	const name = requireNonEmpty(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex, ''));
+	// deploymentId is deprecated but older servers read only it, so both carry the account.
+	const body: CreateBody<'groups', GroupCreateAttributes> = {
+		data: { type: 'groups', attributes: { accountId, deploymentId: accountId, name } },
+	};
+	const document = await apiRequest<Document<Group>>(this, routes.createGroup(), {
+		body: body as unknown as IDataObject,
+		itemIndex,
+	});
+	return toItems([flatten(document.data)]);
 }

@@ -1,7 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import { groupLocator } from '../../descriptions/common.descriptions';
+import { requireUuid } from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	groupLocator({
+		description: 'The group to delete. Its users are kept and no longer belong to a group.',
+	}),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['deleteGroup'] } },
@@ -9,5 +18,12 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Group Delete is not implemented yet', { itemIndex });
+	const groupId = requireUuid(
+		this,
+		itemIndex,
+		'Group',
+		this.getNodeParameter('groupId', itemIndex, undefined, { extractValue: true }),
+	);
+	await apiRequest(this, routes.deleteGroup(groupId), { itemIndex });
+	return [{ json: { id: groupId, deleted: true } }];
 }

@@ -1,7 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Document, Group } from '../../api/types';
+import { groupLocator } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import { requireUuid } from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [groupLocator({ description: 'The group to get' })];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['get'] } },
@@ -9,5 +16,12 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Group Get is not implemented yet', { itemIndex });
+	const groupId = requireUuid(
+		this,
+		itemIndex,
+		'Group',
+		this.getNodeParameter('groupId', itemIndex, undefined, { extractValue: true }),
+	);
+	const document = await apiRequest<Document<Group>>(this, routes.getGroup(groupId), { itemIndex });
+	return toItems([flatten(document.data)]);
 }

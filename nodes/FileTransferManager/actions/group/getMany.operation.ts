@@ -1,7 +1,43 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Group } from '../../api/types';
+import { accountLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import { locatorValue, optionalUuid, readLimit, sortCollection, sortParameter } from '../../helpers/validate';
+import { apiRequestAllItems } from '../../transport';
+
+const SORT_FIELDS = [
+	{ name: 'Account ID', value: 'accountId' },
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'Name', value: 'name' },
+	{ name: 'Updated At', value: 'updatedAt' },
+];
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Only groups that match all given filters (exact match)',
+		options: [
+			accountLocator({ required: false, description: 'Only groups of this account' }),
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Finance',
+				description: 'Only groups with exactly this name',
+			},
+		],
+	},
+	sortCollection(SORT_FIELDS, 'name'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['getMany'] } },
@@ -9,5 +45,19 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Group Get Many is not implemented yet', { itemIndex });
+	const limit = readLimit(this, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	const accountId = optionalUuid(this, itemIndex, 'Account', locatorValue(filters.accountId));
+	if (accountId) qs['filter[accountId]'] = accountId;
+	if (filters.name !== undefined && filters.name !== '') qs['filter[name]'] = String(filters.name);
+	const sort = sortParameter(
+		this,
+		itemIndex,
+		this.getNodeParameter('sort', itemIndex, {}),
+		SORT_FIELDS.map((field) => field.value),
+	);
+	if (sort) qs.sort = sort;
+	const groups = await apiRequestAllItems<Group>(this, routes.listGroups(), qs, { limit, itemIndex });
+	return toItems(groups.map(flatten));
 }

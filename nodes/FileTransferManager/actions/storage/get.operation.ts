@@ -1,7 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Document, Storage } from '../../api/types';
+import { storageLocator } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import { requireUuid } from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	storageLocator('storageId', 'Storage', { description: 'The storage to get, with its capacity' }),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['storage'], operation: ['get'] } },
@@ -9,5 +18,12 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Storage Get is not implemented yet', { itemIndex });
+	const storageId = requireUuid(
+		this,
+		itemIndex,
+		'Storage',
+		this.getNodeParameter('storageId', itemIndex, undefined, { extractValue: true }),
+	);
+	const document = await apiRequest<Document<Storage>>(this, routes.getStorage(storageId), { itemIndex });
+	return toItems([flatten(document.data)]);
 }

@@ -1,7 +1,72 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Storage, StorageType } from '../../api/types';
+import { STORAGE_TYPES } from '../../api/types';
+import { returnAllOrLimit } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import { readLimit, requireBoolean, requireOneOf, sortCollection, sortParameter } from '../../helpers/validate';
+import { apiRequestAllItems } from '../../transport';
+
+const TYPE_NAMES: Record<StorageType, string> = {
+	file: 'File Share',
+	'object-aws': 'Object Storage (AWS S3)',
+};
+
+const SORT_FIELDS = [
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'Name', value: 'name' },
+	{ name: 'Status', value: 'status' },
+	{ name: 'Type', value: 'type' },
+	{ name: 'Updated At', value: 'updatedAt' },
+];
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Only storages that match all given filters (exact match)',
+		options: [
+			{
+				displayName: 'Enabled',
+				name: 'enabled',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to return only enabled storages (on) or only disabled ones (off)',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Archive',
+				description: 'Only storages with exactly this name',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. ready',
+				description: 'Only storages in this status, e.g. "ready"',
+			},
+			{
+				displayName: 'Type',
+				name: 'type',
+				type: 'options',
+				options: STORAGE_TYPES.map((type) => ({ name: TYPE_NAMES[type], value: type })),
+				default: 'file',
+				description: 'Only storages of this kind',
+			},
+		],
+	},
+	sortCollection(SORT_FIELDS, 'name'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['storage'], operation: ['getMany'] } },
@@ -9,5 +74,24 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Storage Get Many is not implemented yet', { itemIndex });
+	const limit = readLimit(this, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	if (filters.type !== undefined) {
+		qs['filter[type]'] = requireOneOf(this, itemIndex, 'Type', filters.type, STORAGE_TYPES);
+	}
+	if (filters.enabled !== undefined) {
+		qs['filter[enabled]'] = String(requireBoolean(this, itemIndex, 'Enabled', filters.enabled));
+	}
+	if (filters.name !== undefined && filters.name !== '') qs['filter[name]'] = String(filters.name);
+	if (filters.status !== undefined && filters.status !== '') qs['filter[status]'] = String(filters.status);
+	const sort = sortParameter(
+		this,
+		itemIndex,
+		this.getNodeParameter('sort', itemIndex, {}),
+		SORT_FIELDS.map((field) => field.value),
+	);
+	if (sort) qs.sort = sort;
+	const storages = await apiRequestAllItems<Storage>(this, routes.listStorages(), qs, { limit, itemIndex });
+	return toItems(storages.map(flatten));
 }

@@ -1,7 +1,72 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { CreateBody, Document, User, UserCreateAttributes } from '../../api/types';
+import { accountLocator, groupLocator } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import {
+	locatorValue,
+	optionalUuid,
+	requireEmail,
+	requireTimeZone,
+	requireUuid,
+} from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The user is created as a stub without a password: nobody can sign in as this user until an administrator grants access in the administrative dashboard of the service',
+		name: 'stubNotice',
+		type: 'notice',
+		default: '',
+	},
+	accountLocator({ description: 'The account the new user belongs to' }),
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'E-mail address of the new user; unique within the account',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'First Name',
+				name: 'firstName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Ada',
+				description: 'First name of the user',
+			},
+			groupLocator({ required: false, description: 'Group the user belongs to' }),
+			{
+				displayName: 'Last Name',
+				name: 'lastName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Lovelace',
+				description: 'Last name of the user',
+			},
+			{
+				displayName: 'Time Zone',
+				name: 'timezone',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Europe/Berlin',
+				description: 'Time zone of the user, as an IANA time-zone name such as Europe/Berlin or America/New_York',
+			},
+		],
+	},
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['create'] } },
@@ -9,5 +74,27 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'User Create is not implemented yet', { itemIndex });
+	const accountId = requireUuid(
+		this,
+		itemIndex,
+		'Account',
+		this.getNodeParameter('accountId', itemIndex, undefined, { extractValue: true }),
+	);
+	const email = requireEmail(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex, ''));
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	// deploymentId is deprecated but older servers read only it, so both carry the account.
+	const attributes: UserCreateAttributes = { accountId, deploymentId: accountId, email };
+	if (fields.firstName !== undefined) attributes.firstName = String(fields.firstName);
+	if (fields.lastName !== undefined) attributes.lastName = String(fields.lastName);
+	const groupId = optionalUuid(this, itemIndex, 'Group', locatorValue(fields.groupId));
+	if (groupId) attributes.groupId = groupId;
+	if (fields.timezone !== undefined && fields.timezone !== '') {
+		attributes.timezone = requireTimeZone(this, itemIndex, 'Time Zone', fields.timezone);
+	}
+	const body: CreateBody<'users', UserCreateAttributes> = { data: { type: 'users', attributes } };
+	const document = await apiRequest<Document<User>>(this, routes.createUser(), {
+		body: body as unknown as IDataObject,
+		itemIndex,
+	});
+	return toItems([flatten(document.data)]);
 }

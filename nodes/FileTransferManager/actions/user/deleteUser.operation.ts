@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import { userLocator } from '../../descriptions/common.descriptions';
+import { requireUuid } from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [userLocator({ description: 'The user to delete' })];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['deleteUser'] } },
@@ -9,5 +14,12 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'User Delete is not implemented yet', { itemIndex });
+	const userId = requireUuid(
+		this,
+		itemIndex,
+		'User',
+		this.getNodeParameter('userId', itemIndex, undefined, { extractValue: true }),
+	);
+	await apiRequest(this, routes.deleteUser(userId), { itemIndex });
+	return [{ json: { id: userId, deleted: true } }];
 }

@@ -1,7 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Document, User } from '../../api/types';
+import { userLocator } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import { requireUuid } from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [userLocator({ description: 'The user to get' })];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['get'] } },
@@ -9,5 +16,12 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'User Get is not implemented yet', { itemIndex });
+	const userId = requireUuid(
+		this,
+		itemIndex,
+		'User',
+		this.getNodeParameter('userId', itemIndex, undefined, { extractValue: true }),
+	);
+	const document = await apiRequest<Document<User>>(this, routes.getUser(userId), { itemIndex });
+	return toItems([flatten(document.data)]);
 }

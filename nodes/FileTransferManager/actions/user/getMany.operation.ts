@@ -1,7 +1,52 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { User } from '../../api/types';
+import { accountLocator, groupLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
+import { flatten, toItems } from '../../helpers/output';
+import {
+	locatorValue,
+	optionalUuid,
+	readLimit,
+	requireEmail,
+	sortCollection,
+	sortParameter,
+} from '../../helpers/validate';
+import { apiRequestAllItems } from '../../transport';
+
+const SORT_FIELDS = [
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'Email', value: 'email' },
+	{ name: 'First Name', value: 'firstName' },
+	{ name: 'Last Name', value: 'lastName' },
+	{ name: 'Updated At', value: 'updatedAt' },
+];
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Only users that match all given filters (exact match)',
+		options: [
+			accountLocator({ required: false, description: 'Only users of this account' }),
+			{
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+				description: 'Only the user with exactly this e-mail address',
+			},
+			groupLocator({ required: false, description: 'Only users in this group' }),
+		],
+	},
+	sortCollection(SORT_FIELDS, 'email'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getMany'] } },
@@ -9,5 +54,23 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'User Get Many is not implemented yet', { itemIndex });
+	const limit = readLimit(this, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	const accountId = optionalUuid(this, itemIndex, 'Account', locatorValue(filters.accountId));
+	if (accountId) qs['filter[accountId]'] = accountId;
+	const groupId = optionalUuid(this, itemIndex, 'Group', locatorValue(filters.groupId));
+	if (groupId) qs['filter[groupId]'] = groupId;
+	if (filters.email !== undefined && filters.email !== '') {
+		qs['filter[email]'] = requireEmail(this, itemIndex, 'Email', filters.email);
+	}
+	const sort = sortParameter(
+		this,
+		itemIndex,
+		this.getNodeParameter('sort', itemIndex, {}),
+		SORT_FIELDS.map((field) => field.value),
+	);
+	if (sort) qs.sort = sort;
+	const users = await apiRequestAllItems<User>(this, routes.listUsers(), qs, { limit, itemIndex });
+	return toItems(users.map(flatten));
 }
