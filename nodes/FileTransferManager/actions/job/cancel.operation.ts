@@ -1,7 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { jobLocator } from '../../descriptions/common.descriptions';
+import { flatten } from '../../helpers/output';
+import { setJobStatus } from '../../helpers/jobStatus';
+
+const properties: INodeProperties[] = [
+	jobLocator({
+		description:
+			'The job to cancel; any job that is not finished, failed or canceled. Canceling is final: a canceled job cannot be resumed.',
+	}),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['cancel'] } },
@@ -9,5 +18,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Job Cancel is not implemented yet', { itemIndex });
+	return [{ json: flatten(await setJobStatus(this, itemIndex, 'canceled')) }];
 }

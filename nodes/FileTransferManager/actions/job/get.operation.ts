@@ -1,7 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Document, Job } from '../../api/types';
+import { jobLocator } from '../../descriptions/common.descriptions';
+import { requireLocatorId } from '../../helpers/jobBody';
+import { jobJson, simplifyJobProperty } from '../../helpers/jobOutput';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	jobLocator({ description: 'The job to get' }),
+	simplifyJobProperty,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['get'] } },
@@ -9,5 +19,8 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Job Get is not implemented yet', { itemIndex });
+	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const document = await apiRequest<Document<Job>>(this, routes.getJob(jobId), { itemIndex });
+	return [{ json: jobJson(document.data, simplify) }];
 }

@@ -1,7 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { JobError } from '../../api/types';
+import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
+import { requireLocatorId } from '../../helpers/jobBody';
+import { jobErrorJson } from '../../helpers/jobOutput';
+import { requirePositiveInteger } from '../../helpers/validate';
+import { apiRequestAllItems } from '../../transport';
+
+const properties: INodeProperties[] = [
+	jobLocator({ description: 'The job whose errors and warnings to list' }),
+	...returnAllOrLimit,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['getErrors'] } },
@@ -9,5 +20,14 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Job Get Errors is not implemented yet', { itemIndex });
+	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll
+		? undefined
+		: requirePositiveInteger(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50));
+	const errors = await apiRequestAllItems<JobError>(this, routes.listJobErrors(jobId), {}, {
+		limit,
+		itemIndex,
+	});
+	return errors.map((error) => ({ json: jobErrorJson(jobId, error) }));
 }

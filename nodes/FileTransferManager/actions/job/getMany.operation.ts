@@ -1,13 +1,210 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Job } from '../../api/types';
+import { JOB_STATUSES, TRANSFER_TYPES } from '../../api/types';
+import {
+	accountLocator,
+	groupLocator,
+	returnAllOrLimit,
+	storageLocator,
+	userLocator,
+} from '../../descriptions/common.descriptions';
+import { locatorValue } from '../../helpers/jobBody';
+import { jobJson, simplifyJobProperty } from '../../helpers/jobOutput';
+import { invalidInput, optionalUuid, requireOneOf, requirePositiveInteger } from '../../helpers/validate';
+import { apiRequestAllItems } from '../../transport';
+
+/** Fields jobs can be sorted on, with their UI names; `stats.*` sorts on the job's statistics. */
+export const JOB_SORT_FIELDS = [
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'Estimated Duration (stats.estimatedDuration)', value: 'stats.estimatedDuration' },
+	{ name: 'Estimated Finish (stats.estimatedFinishedAt)', value: 'stats.estimatedFinishedAt' },
+	{ name: 'Files Count (stats.filesCount)', value: 'stats.filesCount' },
+	{ name: 'Files Size (stats.filesSize)', value: 'stats.filesSize' },
+	{ name: 'Finished At (stats.finishedAt)', value: 'stats.finishedAt' },
+	{ name: 'Name', value: 'name' },
+	{ name: 'Scanned Files Count (stats.scannedFilesCount)', value: 'stats.scannedFilesCount' },
+	{ name: 'Started At (stats.startedAt)', value: 'stats.startedAt' },
+	{ name: 'Status', value: 'status' },
+	{ name: 'Transfer Type', value: 'transferType' },
+	{ name: 'Transferred Count (stats.transferredCount)', value: 'stats.transferredCount' },
+	{ name: 'Transferred Size (stats.transferredSize)', value: 'stats.transferredSize' },
+	{ name: 'Updated At', value: 'updatedAt' },
+] as const;
+
+const SORT_DIRECTIONS = ['ascending', 'descending'] as const;
+
+const title = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Only jobs that match all of these are returned',
+		options: [
+			accountLocator({ required: false, description: 'Only jobs of this account' }),
+			{
+				displayName: 'Dry Run',
+				name: 'dryRun',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to return only dry-run jobs (on) or only real jobs (off)',
+			},
+			groupLocator({ required: false, description: 'Only jobs of this group' }),
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'Only jobs with exactly this name',
+			},
+			storageLocator('sourceStorageId', 'Source Storage', {
+				required: false,
+				description: 'Only jobs that read from this storage',
+			}),
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'running',
+				options: JOB_STATUSES.map((status) => ({ name: title(status), value: status })).sort((a, b) =>
+					a.name.localeCompare(b.name),
+				),
+				description: 'Only jobs in this status',
+			},
+			storageLocator('targetStorageId', 'Target Storage', {
+				required: false,
+				description: 'Only jobs that write to this storage',
+			}),
+			{
+				displayName: 'Transfer Type',
+				name: 'transferType',
+				type: 'options',
+				default: 'copy',
+				options: TRANSFER_TYPES.map((type) => ({ name: title(type), value: type })),
+				description: 'Only jobs of this transfer type',
+			},
+			userLocator({ required: false, description: 'Only jobs started by this user' }),
+		],
+	},
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Sort Field',
+		default: {},
+		description: 'Order of the results; the first field counts most. Without sorting, the default order of the service applies.',
+		options: [
+			{
+				displayName: 'Sort Field',
+				name: 'fields',
+				values: [
+					{
+						displayName: 'Field',
+						name: 'field',
+						type: 'options',
+						default: 'createdAt',
+						options: [...JOB_SORT_FIELDS],
+						description: 'Field to sort on; jobs without a value (e.g. not yet started) come last',
+					},
+					{
+						displayName: 'Direction',
+						name: 'direction',
+						type: 'options',
+						default: 'descending',
+						options: [
+							{ name: 'Ascending', value: 'ascending' },
+							{ name: 'Descending', value: 'descending' },
+						],
+					},
+				],
+			},
+		],
+	},
+	simplifyJobProperty,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['getMany'] } },
 	properties,
 );
 
+/** API filter field for each filter of the Filters collection. */
+const FILTER_FIELDS: Record<string, { field: string; label: string }> = {
+	accountId: { field: 'accountId', label: 'Filters: Account' },
+	dryRun: { field: 'dryRun', label: 'Filters: Dry Run' },
+	groupId: { field: 'groupId', label: 'Filters: Group' },
+	name: { field: 'name', label: 'Filters: Name' },
+	sourceStorageId: { field: 'source.id', label: 'Filters: Source Storage' },
+	status: { field: 'status', label: 'Filters: Status' },
+	targetStorageId: { field: 'target.id', label: 'Filters: Target Storage' },
+	transferType: { field: 'transferType', label: 'Filters: Transfer Type' },
+	userId: { field: 'userId', label: 'Filters: User' },
+};
+
+const ID_FILTERS = ['accountId', 'groupId', 'sourceStorageId', 'targetStorageId', 'userId'];
+
+function filterQuery(ctx: IExecuteFunctions, itemIndex: number, filters: IDataObject): IDataObject {
+	const qs: IDataObject = {};
+	for (const [key, raw] of Object.entries(filters)) {
+		const spec = FILTER_FIELDS[key];
+		if (!spec) continue;
+		let value: string | undefined;
+		if (ID_FILTERS.includes(key)) {
+			value = optionalUuid(ctx, itemIndex, spec.label, locatorValue(raw));
+		} else if (key === 'dryRun') {
+			if (typeof raw !== 'boolean') {
+				throw invalidInput(ctx, itemIndex, `"${spec.label}"`, `must be true or false, got ${JSON.stringify(raw)}`);
+			}
+			value = String(raw);
+		} else if (key === 'status') {
+			value = requireOneOf(ctx, itemIndex, spec.label, raw, JOB_STATUSES);
+		} else if (key === 'transferType') {
+			value = requireOneOf(ctx, itemIndex, spec.label, raw, TRANSFER_TYPES);
+		} else if (typeof raw === 'string' && raw !== '') {
+			value = raw;
+		}
+		if (value !== undefined) qs[`filter[${spec.field}]`] = value;
+	}
+	return qs;
+}
+
+function sortQuery(ctx: IExecuteFunctions, itemIndex: number, sort: IDataObject): string | undefined {
+	const fields = (sort.fields ?? []) as IDataObject[];
+	if (!Array.isArray(fields) || fields.length === 0) return undefined;
+	const allowed = JOB_SORT_FIELDS.map((option) => option.value);
+	return fields
+		.map((entry, index) => {
+			const field = requireOneOf(ctx, itemIndex, `Sort ${index + 1}: Field`, entry.field, allowed);
+			const direction = requireOneOf(
+				ctx,
+				itemIndex,
+				`Sort ${index + 1}: Direction`,
+				entry.direction ?? 'ascending',
+				SORT_DIRECTIONS,
+			);
+			return direction === 'descending' ? `-${field}` : field;
+		})
+		.join(',');
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Job Get Many is not implemented yet', { itemIndex });
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll
+		? undefined
+		: requirePositiveInteger(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50));
+	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
+	const sort = sortQuery(this, itemIndex, this.getNodeParameter('sort', itemIndex, {}) as IDataObject);
+	if (sort) qs.sort = sort;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const jobs = await apiRequestAllItems<Job>(this, routes.listJobs(), qs, { limit, itemIndex });
+	return jobs.map((job) => ({ json: jobJson(job, simplify) }));
 }

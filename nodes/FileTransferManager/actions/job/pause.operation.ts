@@ -1,7 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { jobLocator } from '../../descriptions/common.descriptions';
+import { flatten } from '../../helpers/output';
+import { setJobStatus } from '../../helpers/jobStatus';
+
+const properties: INodeProperties[] = [
+	jobLocator({
+		description: 'The job to pause; it must be scanning, running or stuck. Pausing a paused job changes nothing.',
+	}),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['pause'] } },
@@ -9,5 +17,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Job Pause is not implemented yet', { itemIndex });
+	return [{ json: flatten(await setJobStatus(this, itemIndex, 'paused')) }];
 }

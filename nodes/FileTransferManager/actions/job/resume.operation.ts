@@ -1,7 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { jobLocator } from '../../descriptions/common.descriptions';
+import { flatten } from '../../helpers/output';
+import { setJobStatus } from '../../helpers/jobStatus';
+import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
+
+const properties: INodeProperties[] = [
+	jobLocator({
+		description:
+			'The paused job to resume; it continues in the stage it was paused in (scanning or running)',
+	}),
+	...waitProperties,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['resume'] } },
@@ -9,5 +20,8 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Job Resume is not implemented yet', { itemIndex });
+	const wait = waitSettingsFromParameters(this, itemIndex);
+	const resumed = await setJobStatus(this, itemIndex, 'running');
+	const job = wait ? await waitForJob(this, resumed, wait, itemIndex) : resumed;
+	return [{ json: flatten(job) }];
 }

@@ -1,13 +1,99 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-const properties: INodeProperties[] = [];
+import { routes } from '../../api/routes';
+import type { Document, Job, JobCreateAttributes } from '../../api/types';
+import { jobLocator } from '../../descriptions/common.descriptions';
+import { requireLocatorId } from '../../helpers/jobBody';
+import { createJobRecoverable } from '../../helpers/jobCreate';
+import { jobJson, simplifyJobProperty } from '../../helpers/jobOutput';
+import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	jobLocator({
+		displayName: 'Dry-Run Job',
+		description:
+			'A finished dry-run job. A real job is created with its settings (transfer type, source, target, scope rules, conflict handling, failure conditions, rate limit, account, user and group).',
+	}),
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Nightly archive',
+		description: 'Name of the new job. Leave empty for the dry run\'s name followed by " (run)".',
+	},
+	...waitProperties,
+	simplifyJobProperty,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['runFromDryRun'] } },
 	properties,
 );
 
+/** The create attributes of a real job with the settings of a dry-run job. */
+export function attributesFromDryRun(dryRun: Job, name: string | undefined): JobCreateAttributes {
+	const a = dryRun.attributes;
+	const source: JobCreateAttributes['source'] = { type: a.source.type, id: a.source.id, path: a.source.path ?? null };
+	if (a.source.retrievalType) source.retrievalType = a.source.retrievalType;
+	const attributes: JobCreateAttributes = {
+		transferType: a.transferType,
+		source,
+		target: { id: a.target.id, path: a.target.path ?? null },
+		conflictHandling: a.transferType === 'sync' ? null : a.conflictHandling,
+		dryRun: false,
+	};
+	if (a.scope) attributes.scope = a.scope;
+	if (Array.isArray(a.failureConditions) && a.failureConditions.length > 0) {
+		attributes.failureConditions = a.failureConditions;
+	}
+	if (a.transferRateLimit !== null && a.transferRateLimit !== undefined) {
+		attributes.transferRateLimit = a.transferRateLimit;
+	}
+	if (a.accountId) attributes.accountId = a.accountId;
+	if (a.userId) attributes.userId = a.userId;
+	if (a.groupId) attributes.groupId = a.groupId;
+	const newName = name ?? (a.name ? `${a.name} (run)` : undefined);
+	if (newName) attributes.name = newName;
+	return attributes;
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Job Run From Dry Run is not implemented yet', { itemIndex });
+	const dryRunId = requireLocatorId(this, itemIndex, 'jobId', 'Dry-Run Job');
+	const nameParameter = this.getNodeParameter('name', itemIndex, '');
+	const name = typeof nameParameter === 'string' && nameParameter.trim() !== '' ? nameParameter.trim() : undefined;
+	const wait = waitSettingsFromParameters(this, itemIndex);
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const { data: dryRun } = await apiRequest<Document<Job>>(this, routes.getJob(dryRunId), { itemIndex });
+	if (dryRun.attributes.dryRun !== true) {
+		throw new NodeOperationError(this.getNode(), `Job ${dryRunId} is not a dry run [item ${itemIndex}]`, {
+			itemIndex,
+			description:
+				'Run From Dry Run repeats a dry-run job for real. To start a job with new settings use Job → Create; to continue a paused job use Job → Resume.',
+		});
+	}
+	if (dryRun.attributes.status !== 'finished') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Dry-run job ${dryRunId} has status "${dryRun.attributes.status}", not "finished" [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description:
+					'Only a finished dry run has a complete estimate. Wait until it is finished (Job → Create with "Wait for Completion" does that), or create a new dry run if it failed or was canceled.',
+			},
+		);
+	}
+
+	const created = await createJobRecoverable(this, attributesFromDryRun(dryRun, name), itemIndex);
+	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
+	const json: IDataObject = {
+		...jobJson(job, simplify),
+		dryRunJobId: dryRun.id,
+		estimatedCost: (dryRun.attributes.stats?.estimatedCost ?? null) as IDataObject | null,
+	};
+	if (created.recovered) json.recoveredAfterAmbiguousError = true;
+	return [{ json }];
 }

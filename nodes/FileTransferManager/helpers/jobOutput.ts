@@ -1,0 +1,71 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { Job, JobError, JobStats, JobTransfer } from '../api/types';
+import { TRANSFER_STATUS } from '../api/types';
+import { flatten } from './output';
+
+/** Top-level fields a simplified job keeps. */
+export const SIMPLIFIED_JOB_FIELDS = [
+	'id',
+	'name',
+	'status',
+	'transferType',
+	'dryRun',
+	'source',
+	'target',
+	'stats',
+	'createdAt',
+	'updatedAt',
+] as const;
+
+/** Fields of `stats` a simplified job keeps. */
+export const SIMPLIFIED_STATS_FIELDS = [
+	'startedAt',
+	'finishedAt',
+	'filesCount',
+	'transferredCount',
+	'estimatedCost',
+] as const satisfies ReadonlyArray<keyof JobStats>;
+
+export const simplifyJobProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return a simplified version of the job (ID, name, status, transfer type, dry run, source, target, creation and update times, and the stats startedAt, finishedAt, filesCount, transferredCount and estimatedCost) instead of the raw data',
+};
+
+/** A job as an output item: flattened, and cut down to the simplified fields when asked. */
+export function jobJson(job: Job, simplify: boolean): IDataObject {
+	const flat = flatten(job);
+	if (!simplify) return flat;
+	const stats = (job.attributes.stats ?? {}) as Partial<JobStats>;
+	const out: IDataObject = {};
+	for (const field of SIMPLIFIED_JOB_FIELDS) {
+		if (field === 'stats') {
+			const picked: IDataObject = {};
+			for (const stat of SIMPLIFIED_STATS_FIELDS) picked[stat] = (stats[stat] ?? null) as IDataObject[string];
+			out.stats = picked;
+		} else if (field in flat) {
+			out[field] = flat[field];
+		}
+	}
+	return out;
+}
+
+const OUTCOME_BY_STATUS: Record<number, string> = Object.fromEntries(
+	Object.entries(TRANSFER_STATUS).map(([name, value]) => [value, name]),
+);
+
+/** A job-transfer record as an item: its attributes, the job's id, and `outcome` naming the numeric status. */
+export function transferJson(jobId: string, transfer: JobTransfer): IDataObject {
+	const flat = flatten(transfer);
+	return { jobId, ...flat, outcome: OUTCOME_BY_STATUS[transfer.attributes.status] ?? 'unknown' };
+}
+
+/** A job-error record as an item: id, the job's id, then its attributes. */
+export function jobErrorJson(jobId: string, error: JobError): IDataObject {
+	const { id, ...rest } = flatten(error);
+	return { id, jobId, ...rest };
+}

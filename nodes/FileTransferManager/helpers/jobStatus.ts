@@ -1,0 +1,24 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { routes } from '../api/routes';
+import type { Document, Job, SettableJobStatus, UpdateBody } from '../api/types';
+import { apiRequest } from '../transport';
+import { requireLocatorId } from './jobBody';
+
+/** PATCH /jobs/{id} with a new status for the item's Job; safe to repeat, since it sets an absolute value. */
+export async function setJobStatus(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	status: SettableJobStatus,
+): Promise<Job> {
+	const jobId = requireLocatorId(ctx, itemIndex, 'jobId', 'Job');
+	const body: UpdateBody<'jobs', { status: SettableJobStatus }> = {
+		data: { id: jobId, type: 'jobs', attributes: { status } },
+	};
+	const document = await apiRequest<Document<Job>>(ctx, routes.updateJob(jobId), {
+		body: body as unknown as IDataObject,
+		itemIndex,
+		idempotent: true,
+	});
+	return document.data;
+}

@@ -1,0 +1,153 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { routes } from '../api/routes';
+import type { Document, Job, JobStatus } from '../api/types';
+import { FINAL_JOB_STATUSES } from '../api/types';
+import { apiRequest } from '../transport';
+import { invalidInput } from './validate';
+
+/** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */
+export const WAIT_END_STATUSES: readonly JobStatus[] = [...FINAL_JOB_STATUSES, 'stuck'];
+
+export const DEFAULT_POLL_INTERVAL = 5;
+export const DEFAULT_MAX_WAIT = 3600;
+
+/** "Wait for Completion" and its settings, for operations that start a job. */
+export const waitProperties: INodeProperties[] = [
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to poll the job until it is finished, failed, canceled or stuck and output that final state, instead of returning as soon as the job is started',
+	},
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollInterval',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: DEFAULT_POLL_INTERVAL,
+		description: 'Seconds between two status checks of the job while waiting',
+		displayOptions: { show: { waitForCompletion: [true] } },
+	},
+	{
+		displayName: 'Max Wait (Seconds)',
+		name: 'maxWait',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: DEFAULT_MAX_WAIT,
+		description:
+			'Longest time to wait for the job to end. When it is exceeded the item fails with an error naming the job and its last status; the job itself keeps running.',
+		displayOptions: { show: { waitForCompletion: [true] } },
+	},
+	{
+		displayName: 'Fail on Failed Job',
+		name: 'failOnFailedJob',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether a job that ends with status failed makes the item fail (with an error naming the job). When off, the failed job is output like any other result.',
+		displayOptions: { show: { waitForCompletion: [true] } },
+	},
+];
+
+export interface WaitSettings {
+	/** Seconds between polls. */
+	pollInterval: number;
+	/** Seconds in all. */
+	maxWait: number;
+	failOnFailedJob: boolean;
+}
+
+function positiveSeconds(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) {
+		throw invalidInput(ctx, itemIndex, `"${field}"`, `must be a number of seconds above 0, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+/** The wait settings of one item, validated; undefined when Wait for Completion is off. */
+export function waitSettingsFromParameters(ctx: IExecuteFunctions, itemIndex: number): WaitSettings | undefined {
+	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false);
+	if (typeof wait !== 'boolean') {
+		throw invalidInput(ctx, itemIndex, '"Wait for Completion"', `must be true or false, got ${JSON.stringify(wait)}`);
+	}
+	if (!wait) return undefined;
+	const failOnFailedJob = ctx.getNodeParameter('failOnFailedJob', itemIndex, true);
+	if (typeof failOnFailedJob !== 'boolean') {
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			'"Fail on Failed Job"',
+			`must be true or false, got ${JSON.stringify(failOnFailedJob)}`,
+		);
+	}
+	return {
+		pollInterval: positiveSeconds(
+			ctx,
+			itemIndex,
+			'Poll Interval (Seconds)',
+			ctx.getNodeParameter('pollInterval', itemIndex, DEFAULT_POLL_INTERVAL),
+		),
+		maxWait: positiveSeconds(
+			ctx,
+			itemIndex,
+			'Max Wait (Seconds)',
+			ctx.getNodeParameter('maxWait', itemIndex, DEFAULT_MAX_WAIT),
+		),
+		failOnFailedJob,
+	};
+}
+
+/**
+ * Polls GET /jobs/{id} until the job is finished, failed, canceled or stuck, for at most `maxWait`
+ * seconds (one last check at the deadline). Throws when the wait runs out, when the execution is
+ * canceled, and (if asked) when the job failed.
+ */
+export async function waitForJob(
+	ctx: IExecuteFunctions,
+	job: Job,
+	settings: WaitSettings,
+	itemIndex: number,
+): Promise<Job> {
+	const started = Date.now();
+	const deadline = started + settings.maxWait * 1000;
+	let current = job;
+	for (;;) {
+		if (WAIT_END_STATUSES.includes(current.attributes.status)) break;
+		const now = Date.now();
+		if (now >= deadline) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Job ${job.id} did not end within ${settings.maxWait} seconds; its last status was "${current.attributes.status}" [item ${itemIndex}]`,
+				{
+					itemIndex,
+					description:
+						'The job keeps running on the service. Raise "Max Wait (Seconds)", or check it later with Job → Get (or the File Transfer Manager Trigger).',
+				},
+			);
+		}
+		const signal = ctx.getExecutionCancelSignal?.();
+		if (signal?.aborted) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The execution was canceled while waiting for job ${job.id} (last status "${current.attributes.status}")`,
+				{ itemIndex },
+			);
+		}
+		await sleep(Math.min(settings.pollInterval * 1000, deadline - now));
+		const document = await apiRequest<Document<Job>>(ctx, routes.getJob(job.id), { itemIndex });
+		current = document.data;
+	}
+	if (current.attributes.status === 'failed' && settings.failOnFailedJob) {
+		throw new NodeOperationError(ctx.getNode(), `Job ${current.id} ended with status "failed" [item ${itemIndex}]`, {
+			itemIndex,
+			description:
+				'Job → Get Errors lists what went wrong. Turn off "Fail on Failed Job" to output the failed job as a normal item instead.',
+		});
+	}
+	return current;
+}
