@@ -1,0 +1,107 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { routes } from '../FileTransferManager/api/routes';
+import type { Job, ListDocument } from '../FileTransferManager/api/types';
+import { PAGE_LIMIT_MAX } from '../FileTransferManager/api/types';
+import { apiRequest, apiRequestAllItems } from '../FileTransferManager/transport';
+import type { TriggerConfig } from './config';
+import { timeOf } from './watch';
+
+export const NEWEST_FIRST = '-updatedAt';
+
+function checkJob(ctx: IPollFunctions, job: Job): void {
+	const updatedAt = job?.attributes?.updatedAt;
+	if (typeof job?.id !== 'string' || typeof updatedAt !== 'string' || Number.isNaN(timeOf(updatedAt))) {
+		throw new NodeOperationError(ctx.getNode(), 'The service listed a job without an id or a valid updatedAt', {
+			description:
+				'The trigger orders changes by the server\'s updatedAt timestamp (ISO 8601). Nothing was saved; the next poll tries again.',
+		});
+	}
+}
+
+async function listPage(ctx: IPollFunctions, qs: IDataObject, after: string | null): Promise<ListDocument<Job>> {
+	const pageQs: IDataObject = { ...qs, sort: NEWEST_FIRST, 'page[limit]': PAGE_LIMIT_MAX };
+	if (after !== null) pageQs['page[after]'] = after;
+	const page = await apiRequest<ListDocument<Job>>(ctx, routes.listJobs(), { qs: pageQs });
+	if (!Array.isArray(page?.data) || !page.meta?.page) {
+		throw new NodeOperationError(ctx.getNode(), 'The service answered a list without data or meta.page');
+	}
+	for (const job of page.data) checkJob(ctx, job);
+	return page;
+}
+
+/**
+ * Lists the matching jobs newest first and returns every job whose updatedAt is at or after `since`
+ * (all jobs when `since` is null). With `since` = 'newest' it returns the jobs that share the newest
+ * updatedAt. Pages stop at the first job older than the bound, so a poll with nothing new costs one
+ * request.
+ */
+export async function listSince(
+	ctx: IPollFunctions,
+	config: TriggerConfig,
+	since: string | null | 'newest',
+): Promise<Job[]> {
+	const qs: IDataObject = { ...config.filterQs };
+	if (config.serverStatus) qs['filter[status]'] = config.serverStatus;
+	const jobs: Job[] = [];
+	const cursors = new Set<string>();
+	let bound = since === null || since === 'newest' ? undefined : timeOf(since);
+	let after: string | null = null;
+	for (;;) {
+		const page = await listPage(ctx, qs, after);
+		let reachedOlder = false;
+		for (const job of page.data) {
+			const time = timeOf(job.attributes.updatedAt);
+			if (since === 'newest' && bound === undefined) bound = time;
+			if (bound !== undefined && time < bound) {
+				reachedOlder = true;
+				break;
+			}
+			jobs.push(job);
+		}
+		const next = page.meta.page.after;
+		if (reachedOlder || next === null || next === undefined) break;
+		if (cursors.has(next) || page.data.length === 0) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'The service returned a page cursor that does not advance; stopped to avoid an endless loop',
+				{ description: 'Nothing was saved; the next poll tries again.' },
+			);
+		}
+		cursors.add(next);
+		after = next;
+	}
+	return jobs;
+}
+
+/** All matching jobs that are stuck right now (pages of 100). */
+export async function listStuck(ctx: IPollFunctions, config: TriggerConfig): Promise<Job[]> {
+	const jobs = await apiRequestAllItems<Job>(ctx, routes.listJobs(), {
+		...config.filterQs,
+		'filter[status]': 'stuck',
+	});
+	for (const job of jobs) checkJob(ctx, job);
+	return jobs;
+}
+
+/** The most recently changed matching job in the given status, if any (one request). */
+export async function newestInStatus(
+	ctx: IPollFunctions,
+	config: TriggerConfig,
+	status: string,
+): Promise<Job | undefined> {
+	const page = await apiRequest<ListDocument<Job>>(ctx, routes.listJobs(), {
+		qs: { ...config.filterQs, 'filter[status]': status, sort: NEWEST_FIRST, 'page[limit]': 1 },
+	});
+	const job = Array.isArray(page?.data) ? page.data[0] : undefined;
+	if (job) checkJob(ctx, job);
+	return job;
+}
+
+/** The first page of matching jobs, newest first (one request). */
+export async function newestJobs(ctx: IPollFunctions, config: TriggerConfig): Promise<Job[]> {
+	const qs: IDataObject = { ...config.filterQs };
+	if (config.serverStatus) qs['filter[status]'] = config.serverStatus;
+	return (await listPage(ctx, qs, null)).data;
+}

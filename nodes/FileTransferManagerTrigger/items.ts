@@ -1,0 +1,113 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { routes } from '../FileTransferManager/api/routes';
+import type { Job, JobError, JobStats, ListDocument } from '../FileTransferManager/api/types';
+import { flatten } from '../FileTransferManager/helpers/output';
+import { apiRequest } from '../FileTransferManager/transport';
+import type { TriggerConfig } from './config';
+import type { Observation } from './watch';
+import { timeOf } from './watch';
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+
+function bytes(size: number): string {
+	let value = size;
+	let unit = 0;
+	while (value >= 1000 && unit < UNITS.length - 1) {
+		value /= 1000;
+		unit++;
+	}
+	return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+function duration(seconds: number): string {
+	const s = Math.round(seconds);
+	const h = Math.floor(s / 3600);
+	const m = Math.floor((s % 3600) / 60);
+	const rest = s % 60;
+	return [h ? `${h}h` : '', m ? `${m}m` : '', `${rest}s`].filter((part) => part !== '').join(' ');
+}
+
+/** Files and bytes done and left, duration and rate, from the job's stats (no request). */
+export function transferSummary(job: Job): IDataObject {
+	const { dryRun } = job.attributes;
+	const stats: Partial<JobStats> = job.attributes.stats ?? {};
+	const filesCount = stats.filesCount ?? 0;
+	const filesSize = stats.filesSize ?? 0;
+	const transferredCount = stats.transferredCount ?? 0;
+	const transferredSize = stats.transferredSize ?? 0;
+	const start = stats.startedAt ? timeOf(stats.startedAt) : NaN;
+	const end = timeOf(stats.finishedAt ?? job.attributes.updatedAt);
+	const durationSeconds = Number.isNaN(start) || Number.isNaN(end) ? null : Math.max(0, (end - start) / 1000);
+	const percentDone =
+		filesSize > 0
+			? Math.round((transferredSize / filesSize) * 1000) / 10
+			: filesCount > 0
+				? Math.round((transferredCount / filesCount) * 1000) / 10
+				: null;
+	let text: string;
+	if (dryRun) {
+		const cost = stats.estimatedCost ? `, estimated cost ${stats.estimatedCost.amount} ${stats.estimatedCost.currency}` : '';
+		text = `Dry run: ${filesCount} files (${bytes(filesSize)}) in scope${cost}.`;
+	} else {
+		text = `Transferred ${transferredCount} of ${filesCount} files (${bytes(transferredSize)} of ${bytes(filesSize)})`;
+		if (durationSeconds !== null) text += ` in ${duration(durationSeconds)}`;
+		text += '.';
+	}
+	return {
+		filesCount,
+		filesSize,
+		transferredCount,
+		transferredSize,
+		remainingCount: Math.max(0, filesCount - transferredCount),
+		remainingSize: Math.max(0, filesSize - transferredSize),
+		percentDone,
+		startedAt: stats.startedAt ?? null,
+		finishedAt: stats.finishedAt ?? null,
+		durationSeconds,
+		averageBytesPerSecond:
+			durationSeconds && durationSeconds > 0 ? Math.round(transferredSize / durationSeconds) : null,
+		text,
+	};
+}
+
+async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promise<IDataObject> {
+	try {
+		const page = await apiRequest<ListDocument<JobError>>(ctx, routes.listJobErrors(job.id), {
+			qs: { 'page[limit]': count },
+		});
+		const errors = Array.isArray(page?.data) ? page.data.slice(0, count).map((record) => flatten(record)) : [];
+		return { errors, errorsTotal: page?.meta?.page?.total ?? errors.length };
+	} catch (error) {
+		// A client error here (the job's errors are not visible, say) would fail every poll from now on;
+		// the event itself matters more, so it is delivered with the reason instead of the errors.
+		if (error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode))) {
+			return { errors: [], errorsTotal: null, errorsUnavailable: error.message };
+		}
+		throw error instanceof NodeApiError
+			? new NodeApiError(ctx.getNode(), error as unknown as JsonObject)
+			: new NodeOperationError(ctx.getNode(), error as Error);
+	}
+}
+
+/**
+ * One item per event: `event` (the status entered), `seenAt` (the job's updatedAt when the trigger saw
+ * it in that status: server time), then the job flattened as the action node outputs it.
+ */
+export async function toItems(
+	ctx: IPollFunctions,
+	config: TriggerConfig,
+	observations: Observation[],
+): Promise<INodeExecutionData[]> {
+	const items: INodeExecutionData[] = [];
+	for (const { job, event } of observations) {
+		const json: IDataObject = { event, seenAt: job.attributes.updatedAt, ...flatten(job) };
+		if (config.attachErrors > 0 && (event === 'failed' || event === 'stuck')) {
+			Object.assign(json, await firstErrors(ctx, job, config.attachErrors));
+		}
+		if (config.attachTransferSummary) json.transferSummary = transferSummary(job);
+		items.push({ json });
+	}
+	return items;
+}

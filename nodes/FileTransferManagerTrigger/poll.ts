@@ -1,0 +1,96 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { Job } from '../FileTransferManager/api/types';
+import type { TriggerConfig } from './config';
+import { readConfig } from './config';
+import { listSince, listStuck, newestInStatus, newestJobs } from './fetch';
+import { toItems } from './items';
+import type { TriggerState } from './state';
+import { readState, STATE_VERSION, writeState } from './state';
+import type { WatchedEvent } from './watch';
+import { processWindow, timeOf } from './watch';
+
+const AFTER_FAILURE =
+	'Nothing from this poll was saved: the next successful poll delivers every event this one would have.';
+
+/**
+ * Fetch Test Event: the most recently changed matching job in a watched status, so that the user can map
+ * fields. Reads only; the stored state is not touched.
+ */
+async function sample(ctx: IPollFunctions, config: TriggerConfig): Promise<INodeExecutionData[][]> {
+	let found: Job | undefined = (await newestJobs(ctx, config)).find((job) =>
+		config.watched.has(job.attributes.status as WatchedEvent),
+	);
+	if (!found && !config.serverStatus) {
+		// None among the newest page: ask per watched status (one request each) and keep the newest.
+		for (const status of config.watched) {
+			const job = await newestInStatus(ctx, config, status);
+			if (job && (!found || timeOf(job.attributes.updatedAt) > timeOf(found.attributes.updatedAt))) {
+				found = job;
+			}
+		}
+	}
+	if (!found) {
+		throw new NodeOperationError(ctx.getNode(), 'No job matching the events and filters found', {
+			description: `No job is ${[...config.watched].join(', ')} with these filters yet. Let a job reach one of these statuses, or loosen the filters, then fetch again.`,
+		});
+	}
+	return [await toItems(ctx, config, [{ job: found, event: found.attributes.status as WatchedEvent }])];
+}
+
+/**
+ * First activation (or the watched set changed): remember where the job list stands and which jobs are
+ * stuck already, and emit nothing, so that only statuses entered from now on fire.
+ */
+async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<TriggerState> {
+	const newest = await listSince(ctx, config, 'newest');
+	const start: TriggerState = {
+		version: STATE_VERSION,
+		fingerprint: config.fingerprint,
+		cursor: null,
+		atCursor: [],
+		stuck: [],
+	};
+	const { next } = processWindow(start, newest, config.watched, false);
+	if (config.watched.has('stuck')) {
+		// Listed after the position, so a job stuck before activation never fires for that entry.
+		const stuck = new Set(next.stuck);
+		for (const job of await listStuck(ctx, config)) stuck.add(job.id);
+		next.stuck = [...stuck].sort();
+	}
+	return next;
+}
+
+/** One poll of the trigger; see docs/trigger.md for what it watches and what it costs. */
+export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const config = readConfig(this);
+	try {
+		if (this.getMode() === 'manual') return await sample(this, config);
+
+		// Static data is written once, at the end, after every request has succeeded: older n8n versions
+		// keep whatever a failed poll wrote.
+		const staticData = this.getWorkflowStaticData('node') as IDataObject;
+		const state = readState(staticData);
+		if (!state || state.fingerprint !== config.fingerprint) {
+			writeState(staticData, await activate(this, config));
+			return null;
+		}
+
+		const window = await listSince(this, config, state.cursor);
+		const { events, next } = processWindow(state, window, config.watched);
+		const items = await toItems(this, config, events);
+		writeState(staticData, next);
+		return items.length > 0 ? [items] : null;
+	} catch (error) {
+		// The transport's errors already carry the API's title and detail; the poll adds what was kept.
+		const failure =
+			error instanceof NodeApiError
+				? new NodeApiError(this.getNode(), error as unknown as JsonObject)
+				: new NodeOperationError(this.getNode(), error as Error);
+		if (this.getMode() !== 'manual' && !String(failure.description ?? '').includes(AFTER_FAILURE)) {
+			failure.description = [failure.description, AFTER_FAILURE].filter((part) => part).join(' ');
+		}
+		throw failure;
+	}
+}
