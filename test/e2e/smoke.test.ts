@@ -1,0 +1,192 @@
+/**
+ * End-to-end: the packed package installed into real n8n the way users install it, run against the sandbox.
+ * Installs n8n into .n8n-cache on first use (about 5 minutes), so the timeouts are long.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { ensureN8nInstalled } from '../../scripts/n8n/install';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	buildAndPack,
+	createApiKey,
+	ensureCredential,
+	ensureOwner,
+	generatePassword,
+	importCredentials,
+	installPackage,
+	nodeOutput,
+	PublicApiClient,
+	randomId,
+	runWorkflowHeadless,
+	startN8n,
+	tempDir,
+	type N8nServer,
+	type RestClient,
+	type WorkflowJson,
+} from '../../scripts/n8n/lib';
+
+const MINUTE = 60 * 1000;
+const CLIENT_ID = 'e2e-client';
+const CLIENT_SECRET = `e2e-secret-${randomId()}`;
+
+let workDir: string;
+let userFolder: string;
+let sandbox: Sandbox;
+const credential = { id: randomId(), name: 'File Transfer Manager (e2e)' };
+
+/** The API version as the sandbox itself reports it (token, then GET /), fetched without n8n. */
+async function sandboxApiVersion(): Promise<string> {
+	const tokenRes = await fetch(`${sandbox.baseUrl}/oauth/token`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET }),
+	});
+	const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+	const res = await fetch(`${sandbox.baseUrl}/`, { headers: { authorization: `Bearer ${token}` } });
+	const body = (await res.json()) as { meta: { apiVersion: string } };
+	return body.meta.apiVersion;
+}
+
+function getVersionWorkflow(): WorkflowJson {
+	return {
+		name: 'e2e: API get version',
+		nodes: [
+			{
+				id: 'a1b2c3d4-0000-4000-8000-000000000001',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'a1b2c3d4-0000-4000-8000-000000000002',
+				name: 'Get Version',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { resource: 'api', operation: 'getVersion' },
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Get Version', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+beforeAll(async () => {
+	await ensureN8nInstalled();
+	workDir = tempDir('ftm-e2e-');
+	const tarball = await buildAndPack(path.join(workDir, 'pack'));
+	userFolder = path.join(workDir, 'n8n-user');
+	const installed = await installPackage(userFolder, tarball);
+	expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
+	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+}, 30 * MINUTE);
+
+afterAll(async () => {
+	await sandbox?.close();
+	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+}, MINUTE);
+
+describe('headless run in real n8n', () => {
+	test('API > Get Version returns the apiVersion the sandbox reports', async () => {
+		await importCredentials(
+			[
+				{
+					...credential,
+					type: CREDENTIAL_TYPE,
+					data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+				},
+			],
+			{ userFolder },
+		);
+		sandbox.requests.clear();
+
+		const result = await runWorkflowHeadless(getVersionWorkflow(), { userFolder });
+
+		if (!result.ok || !result.run) {
+			throw new Error(`n8n execute failed (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
+		}
+		// n8n fetched a token with the credential's secret, then called GET / with it.
+		const calls = sandbox.requests.all().map((r) => `${r.method} ${r.path} ${r.status}`);
+		expect(calls).toEqual(['POST /oauth/token 200', 'GET / 200']);
+		expect(sandbox.requests.all()[1].authorization).toMatch(/^Bearer \S+/);
+
+		const items = nodeOutput(result.run, 'Get Version');
+		expect(items).toHaveLength(1);
+		expect(items[0].apiVersion).toBe(await sandboxApiVersion());
+	}, 10 * MINUTE);
+});
+
+describe('credential test in a running n8n', () => {
+	let n8n: N8nServer | undefined;
+	let rest: RestClient;
+	let api: PublicApiClient;
+
+	beforeAll(async () => {
+		n8n = await startN8n({ userFolder });
+		const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'E2e', lastName: 'Owner' };
+		({ client: rest } = await ensureOwner(n8n.url, owner));
+		api = new PublicApiClient(n8n.url, await createApiKey(rest, 'e2e'));
+	}, 10 * MINUTE);
+
+	afterAll(async () => {
+		await n8n?.stop();
+	}, MINUTE);
+
+	test('n8n loaded the package: the credential type schema has our fields', async () => {
+		const schema = await api.call<{ properties: Record<string, unknown> }>('GET', `/credentials/schema/${CREDENTIAL_TYPE}`);
+		expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['baseUrl', 'clientId', 'clientSecret']));
+	});
+
+	test('POST /rest/credentials/test: OK with the right secret', async () => {
+		const created = await ensureCredential(api, 'FTM good secret', {
+			baseUrl: sandbox.baseUrl,
+			clientId: CLIENT_ID,
+			clientSecret: CLIENT_SECRET,
+		});
+		// As the editor's credential modal does: load the stored credential (secret redacted), send it back.
+		const stored = await rest.call<{ data: Record<string, unknown> }>('GET', `/credentials/${created.id}?includeData=true`);
+		expect(stored.data.clientSecret).not.toBe(CLIENT_SECRET);
+		sandbox.requests.clear();
+		const result = await rest.call<{ status: string; message: string }>('POST', '/credentials/test', {
+			credentials: { id: created.id, name: created.name, type: CREDENTIAL_TYPE, data: stored.data },
+		});
+		expect(result).toEqual(expect.objectContaining({ status: 'OK' }));
+		expect(sandbox.requests.count({ method: 'POST', path: '/oauth/token', status: 200 })).toBe(1);
+		expect(sandbox.requests.count({ method: 'GET', path: '/', status: 200 })).toBe(1);
+	});
+
+	test('POST /rest/credentials/test: Error with a wrong secret', async () => {
+		sandbox.requests.clear();
+		const result = await rest.call<{ status: string; message: string }>('POST', '/credentials/test', {
+			credentials: {
+				id: '',
+				name: 'FTM wrong secret',
+				type: CREDENTIAL_TYPE,
+				data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: 'not-the-secret' },
+			},
+		});
+		expect(result.status).toBe('Error');
+		expect(sandbox.requests.count({ method: 'POST', path: '/oauth/token', status: 401 })).toBeGreaterThanOrEqual(1);
+		expect(sandbox.requests.count({ method: 'GET', path: '/', status: 200 })).toBe(0);
+	});
+
+	test('public API POST /credentials/{id}/test: OK for the right secret, Error for a wrong one', async () => {
+		const good = await ensureCredential(api, 'FTM good secret', {
+			baseUrl: sandbox.baseUrl,
+			clientId: CLIENT_ID,
+			clientSecret: CLIENT_SECRET,
+		});
+		const bad = await ensureCredential(api, 'FTM bad secret', {
+			baseUrl: sandbox.baseUrl,
+			clientId: CLIENT_ID,
+			clientSecret: 'wrong',
+		});
+		expect((await api.call<{ status: string }>('POST', `/credentials/${good.id}/test`)).status).toBe('OK');
+		expect((await api.call<{ status: string }>('POST', `/credentials/${bad.id}/test`)).status).toBe('Error');
+	});
+});
