@@ -16,13 +16,15 @@ import {
 	RULE_TYPES,
 	TRANSFER_TYPES,
 } from '../api/types';
-import { invalidInput, optionalUuid, requireOneOf, requirePositiveInteger, requireUuid } from './validate';
-
-/** The id inside a resource locator value, or the value itself when it is a plain string (expressions). */
-export function locatorValue(value: unknown): unknown {
-	if (value && typeof value === 'object' && 'value' in value) return (value as { value: unknown }).value;
-	return value;
-}
+import {
+	invalidInput,
+	locatorValue,
+	optionalUuid,
+	requireBoolean,
+	requireOneOf,
+	requirePositiveInteger,
+	requireUuid,
+} from './validate';
 
 /** Reads a resource locator parameter (top level or inside a collection) and requires a UUID. */
 export function requireLocatorId(
@@ -166,10 +168,7 @@ export function jobAttributesFromParameters(ctx: IExecuteFunctions, itemIndex: n
 		transferType,
 		ctx.getNodeParameter('conflictHandling', itemIndex, ''),
 	);
-	const dryRun = ctx.getNodeParameter('dryRun', itemIndex, false);
-	if (typeof dryRun !== 'boolean') {
-		throw invalidInput(ctx, itemIndex, '"Dry Run"', `must be true or false, got ${JSON.stringify(dryRun)}`);
-	}
+	const dryRun = requireBoolean(ctx, itemIndex, 'Dry Run', ctx.getNodeParameter('dryRun', itemIndex, false));
 	const extra = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 
 	const attributes: DraftJobAttributes = {

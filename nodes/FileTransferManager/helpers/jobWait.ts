@@ -5,7 +5,7 @@ import { routes } from '../api/routes';
 import type { Document, Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
 import { apiRequest } from '../transport';
-import { invalidInput } from './validate';
+import { invalidInput, requireBoolean } from './validate';
 
 /** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */
 export const WAIT_END_STATUSES: readonly JobStatus[] = [...FINAL_JOB_STATUSES, 'stuck'];
@@ -72,19 +72,13 @@ function positiveSeconds(ctx: IExecuteFunctions, itemIndex: number, field: strin
 /** The wait settings of one item, validated; undefined when Wait for Completion is off. */
 export function waitSettingsFromParameters(ctx: IExecuteFunctions, itemIndex: number): WaitSettings | undefined {
 	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false);
-	if (typeof wait !== 'boolean') {
-		throw invalidInput(ctx, itemIndex, '"Wait for Completion"', `must be true or false, got ${JSON.stringify(wait)}`);
-	}
-	if (!wait) return undefined;
-	const failOnFailedJob = ctx.getNodeParameter('failOnFailedJob', itemIndex, true);
-	if (typeof failOnFailedJob !== 'boolean') {
-		throw invalidInput(
-			ctx,
-			itemIndex,
-			'"Fail on Failed Job"',
-			`must be true or false, got ${JSON.stringify(failOnFailedJob)}`,
-		);
-	}
+	if (!requireBoolean(ctx, itemIndex, 'Wait for Completion', wait)) return undefined;
+	const failOnFailedJob = requireBoolean(
+		ctx,
+		itemIndex,
+		'Fail on Failed Job',
+		ctx.getNodeParameter('failOnFailedJob', itemIndex, true),
+	);
 	return {
 		pollInterval: positiveSeconds(
 			ctx,

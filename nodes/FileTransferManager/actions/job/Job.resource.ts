@@ -29,31 +29,32 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Start a copy, move or sync job, or a dry run that only estimates cost',
+				description:
+					'Start a copy, move or sync job between two storages, or a dry run that only estimates cost; optionally wait until it ends',
 				action: 'Create a job',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get a job with its status and statistics',
+				description: 'Get one job by ID with its status and statistics (files, sizes, times, estimated cost)',
 				action: 'Get a job',
 			},
 			{
 				name: 'Get Errors',
 				value: 'getErrors',
-				description: 'List the errors and warnings of a job, one item each',
+				description: 'List the errors and warnings of a job (file path, message, time), one item each',
 				action: 'Get errors of a job',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List jobs, with filters and sorting',
+				description: 'List jobs, filtered by status, dry run, transfer type, storages, account, group or user, and sorted',
 				action: 'Get many jobs',
 			},
 			{
 				name: 'Get Transfers',
 				value: 'getTransfers',
-				description: 'List the per-file transfer records of a job, one item each',
+				description: 'List the per-file records of a job (path on the target, outcome, size, MD5), one item each',
 				action: 'Get transfers of a job',
 			},
 			{
@@ -65,13 +66,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Resume',
 				value: 'resume',
-				description: 'Resume a paused job',
+				description: 'Resume a paused job; optionally wait until it ends',
 				action: 'Resume a job',
 			},
 			{
 				name: 'Run From Dry Run',
 				value: 'runFromDryRun',
-				description: 'Start a real job with the settings of an existing dry-run job',
+				description:
+					'Start a real job with the settings of a finished dry-run job, and report the dry run\'s estimated cost next to it',
 				action: 'Run a job from a dry run',
 			},
 		],

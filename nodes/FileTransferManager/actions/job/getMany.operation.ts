@@ -11,9 +11,16 @@ import {
 	storageLocator,
 	userLocator,
 } from '../../descriptions/common.descriptions';
-import { locatorValue } from '../../helpers/jobBody';
 import { jobJson, simplifyJobProperty } from '../../helpers/jobOutput';
-import { invalidInput, optionalUuid, requireOneOf, requirePositiveInteger } from '../../helpers/validate';
+import {
+	locatorValue,
+	optionalUuid,
+	readLimit,
+	requireBoolean,
+	requireOneOf,
+	sortCollection,
+	sortParameter,
+} from '../../helpers/validate';
 import { apiRequestAllItems } from '../../transport';
 
 /** Fields jobs can be sorted on, with their UI names; `stats.*` sorts on the job's statistics. */
@@ -33,8 +40,6 @@ export const JOB_SORT_FIELDS = [
 	{ name: 'Transferred Size (stats.transferredSize)', value: 'stats.transferredSize' },
 	{ name: 'Updated At', value: 'updatedAt' },
 ] as const;
-
-const SORT_DIRECTIONS = ['ascending', 'descending'] as const;
 
 const title = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
@@ -93,41 +98,7 @@ const properties: INodeProperties[] = [
 			userLocator({ required: false, description: 'Only jobs started by this user' }),
 		],
 	},
-	{
-		displayName: 'Sort',
-		name: 'sort',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Sort Field',
-		default: {},
-		description: 'Order of the results; the first field counts most. Without sorting, the default order of the service applies.',
-		options: [
-			{
-				displayName: 'Sort Field',
-				name: 'fields',
-				values: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						type: 'options',
-						default: 'createdAt',
-						options: [...JOB_SORT_FIELDS],
-						description: 'Field to sort on; jobs without a value (e.g. not yet started) come last',
-					},
-					{
-						displayName: 'Direction',
-						name: 'direction',
-						type: 'options',
-						default: 'descending',
-						options: [
-							{ name: 'Ascending', value: 'ascending' },
-							{ name: 'Descending', value: 'descending' },
-						],
-					},
-				],
-			},
-		],
-	},
+	sortCollection([...JOB_SORT_FIELDS], 'createdAt'),
 	simplifyJobProperty,
 ];
 
@@ -160,10 +131,7 @@ function filterQuery(ctx: IExecuteFunctions, itemIndex: number, filters: IDataOb
 		if (ID_FILTERS.includes(key)) {
 			value = optionalUuid(ctx, itemIndex, spec.label, locatorValue(raw));
 		} else if (key === 'dryRun') {
-			if (typeof raw !== 'boolean') {
-				throw invalidInput(ctx, itemIndex, `"${spec.label}"`, `must be true or false, got ${JSON.stringify(raw)}`);
-			}
-			value = String(raw);
+			value = String(requireBoolean(ctx, itemIndex, spec.label, raw));
 		} else if (key === 'status') {
 			value = requireOneOf(ctx, itemIndex, spec.label, raw, JOB_STATUSES);
 		} else if (key === 'transferType') {
@@ -176,32 +144,15 @@ function filterQuery(ctx: IExecuteFunctions, itemIndex: number, filters: IDataOb
 	return qs;
 }
 
-function sortQuery(ctx: IExecuteFunctions, itemIndex: number, sort: IDataObject): string | undefined {
-	const fields = (sort.fields ?? []) as IDataObject[];
-	if (!Array.isArray(fields) || fields.length === 0) return undefined;
-	const allowed = JOB_SORT_FIELDS.map((option) => option.value);
-	return fields
-		.map((entry, index) => {
-			const field = requireOneOf(ctx, itemIndex, `Sort ${index + 1}: Field`, entry.field, allowed);
-			const direction = requireOneOf(
-				ctx,
-				itemIndex,
-				`Sort ${index + 1}: Direction`,
-				entry.direction ?? 'ascending',
-				SORT_DIRECTIONS,
-			);
-			return direction === 'descending' ? `-${field}` : field;
-		})
-		.join(',');
-}
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: requirePositiveInteger(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50));
+	const limit = readLimit(this, itemIndex);
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
-	const sort = sortQuery(this, itemIndex, this.getNodeParameter('sort', itemIndex, {}) as IDataObject);
+	const sort = sortParameter(
+		this,
+		itemIndex,
+		this.getNodeParameter('sort', itemIndex, {}),
+		JOB_SORT_FIELDS.map((option) => option.value),
+	);
 	if (sort) qs.sort = sort;
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 

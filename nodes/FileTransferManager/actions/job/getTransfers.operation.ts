@@ -6,7 +6,7 @@ import type { JobTransfer } from '../../api/types';
 import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
 import { requireLocatorId } from '../../helpers/jobBody';
 import { transferJson } from '../../helpers/jobOutput';
-import { requirePositiveInteger } from '../../helpers/validate';
+import { readLimit } from '../../helpers/validate';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -21,10 +21,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: requirePositiveInteger(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50));
+	const limit = readLimit(this, itemIndex);
 	const transfers = await apiRequestAllItems<JobTransfer>(this, routes.listJobTransfers(jobId), {}, {
 		limit,
 		itemIndex,
