@@ -1,0 +1,262 @@
+import { ExecuteContext, RoutingNode } from 'n8n-core';
+import type { INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
+
+import { DEMO_IDS, startSandbox } from '../../sandbox/src';
+import type { Sandbox } from '../../sandbox/src/api';
+import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
+import { CREDENTIAL_ID, CREDENTIAL_TYPE, type TestCredentialsHelper } from '../harness/credentials';
+import { additionalDataFor, credentialsFor, runNode } from '../harness/engine';
+import { startRecordingProxy } from './proxy';
+
+let sandbox: Sandbox;
+
+const WRONG_SECRET = 'wrong-secret-7f3a9c51d2';
+const getGroup = {
+	resource: 'group',
+	operation: 'get',
+	groupId: { __rl: true, mode: 'id', value: DEMO_IDS.groupIds[0] },
+};
+const tokenRequests = () => sandbox.requests.count({ method: 'POST', path: '/oauth/token' });
+const groupRequests = () => sandbox.requests.count({ method: 'GET', route: '/groups/{id}' });
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ speed: 1000 });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(() => sandbox.requests.clear());
+
+describe('credential: access token', () => {
+	it('fetches one token on the first request and none in 100 further executions', async () => {
+		const credentials = credentialsFor(sandbox);
+		const first = await runNode({ credentials, parameters: getGroup });
+		expect(first.error).toBeUndefined();
+		expect(tokenRequests()).toBe(1);
+		expect(credentials.tokenUpdates).toHaveLength(1);
+
+		for (let run = 0; run < 100; run++) {
+			const { error } = await runNode({ credentials, parameters: getGroup });
+			if (error) throw error;
+		}
+		expect(tokenRequests()).toBe(1);
+		expect(groupRequests()).toBe(101);
+		const bearer = `Bearer ${credentials.tokenUpdates[0]}`;
+		expect(sandbox.requests.all().filter((r) => r.route === '/groups/{id}').every((r) => r.authorization === bearer)).toBe(
+			true,
+		);
+	});
+
+	it('renews a token the sandbox expired once, then the request succeeds', async () => {
+		const credentials = credentialsFor(sandbox);
+		await runNode({ credentials, parameters: getGroup });
+		sandbox.control.expireTokens();
+		sandbox.requests.clear();
+
+		const { items, error } = await runNode({ credentials, parameters: getGroup });
+		expect(error).toBeUndefined();
+		expect(items[0].json.id).toBe(DEMO_IDS.groupIds[0]);
+		expect(tokenRequests()).toBe(1);
+		expect(sandbox.requests.all().map((r) => [r.method, r.route, r.status])).toEqual([
+			['GET', '/groups/{id}', 401],
+			['POST', '/oauth/token', 200],
+			['GET', '/groups/{id}', 200],
+		]);
+		expect(credentials.tokenUpdates).toHaveLength(2);
+		expect(credentials.raw()?.oauthTokenData).toEqual(
+			expect.objectContaining({ access_token: credentials.tokenUpdates[1] }),
+		);
+	});
+
+	it('a token expired in the middle of a workflow (fault expire-token) is renewed once', async () => {
+		const credentials = credentialsFor(sandbox);
+		await runNode({ credentials, parameters: getGroup });
+		sandbox.faults.add({ kind: 'expire-token', method: 'GET', path: '/groups/{id}', times: 1 });
+		sandbox.requests.clear();
+		const { error } = await runNode({ credentials, parameters: getGroup, items: [{ json: {} }, { json: {} }] });
+		expect(error).toBeUndefined();
+		expect(tokenRequests()).toBe(1);
+		expect(sandbox.requests.all().map((r) => [r.method, r.route, r.status])).toEqual([
+			['GET', '/groups/{id}', 401],
+			['POST', '/oauth/token', 200],
+			['GET', '/groups/{id}', 200],
+			['GET', '/groups/{id}', 200],
+		]);
+	});
+});
+
+describe('credential: wrong client credentials', () => {
+	it.each([
+		['secret', { clientSecret: WRONG_SECRET }],
+		['client id', { clientId: 'unknown-client' }],
+	])('a wrong %s gives a clear error naming the Client ID and Secret, without the secret', async (_, override) => {
+		const credentials = credentialsFor(sandbox, override);
+		const { error } = await runNode({ credentials, parameters: getGroup });
+		expect(error?.message).toContain('Client ID');
+		expect(error?.message).toContain('Client Secret');
+		const text = `${error?.message} ${error?.description ?? ''} ${JSON.stringify(error?.context ?? {})}`;
+		expect(text).not.toContain(WRONG_SECRET);
+		expect(text).not.toContain(sandbox.clientSecret);
+		expect(sandbox.requests.all().map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/oauth/token', 401]]);
+	});
+});
+
+describe('credential: Base URL and token URL', () => {
+	it.each([
+		['a trailing slash', '/'],
+		['several trailing slashes and spaces', '//  '],
+	])('works with %s', async (_, suffix) => {
+		const credentials = credentialsFor(sandbox, { baseUrl: `${sandbox.baseUrl}${suffix}` });
+		const { error } = await runNode({ credentials, parameters: getGroup });
+		expect(error).toBeUndefined();
+		expect(sandbox.requests.all().map((r) => [r.method, r.path, r.status])).toEqual([
+			['POST', '/oauth/token', 200],
+			['GET', `/groups/${DEMO_IDS.groupIds[0]}`, 200],
+		]);
+	});
+
+	it('works with a path prefix: the token URL and every route sit under it (through a prefixing proxy)', async () => {
+		const proxy = await startRecordingProxy(sandbox.baseUrl, '/v2');
+		try {
+			const credentials = credentialsFor(sandbox, { baseUrl: `${proxy.baseUrl}/` });
+			const { error } = await runNode({ credentials, parameters: getGroup });
+			expect(error).toBeUndefined();
+			expect(proxy.requests.map((r) => [r.method, r.url])).toEqual([
+				['POST', '/v2/oauth/token'],
+				['GET', `/v2/groups/${DEMO_IDS.groupIds[0]}`],
+			]);
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('derives the token URL as <Base URL>/oauth/token and sends id and secret in the form body', async () => {
+		const proxy = await startRecordingProxy(sandbox.baseUrl);
+		try {
+			const credentials = credentialsFor(sandbox, { baseUrl: proxy.baseUrl });
+			await runNode({ credentials, parameters: getGroup });
+			const token = proxy.requests.filter((r) => r.url === '/oauth/token');
+			expect(token).toHaveLength(1);
+			expect(token[0].method).toBe('POST');
+			expect(token[0].headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+			expect(token[0].headers.authorization).toBeUndefined();
+			expect(Object.fromEntries(new URLSearchParams(token[0].body))).toEqual(
+				expect.objectContaining({
+					grant_type: 'client_credentials',
+					client_id: sandbox.clientId,
+					client_secret: sandbox.clientSecret,
+				}),
+			);
+			// The sandbox's own log has no bodies; it shows that no Basic header carried the credentials.
+			const logged = sandbox.requests.all().find((r) => r.path === '/oauth/token')!;
+			expect([logged.status, logged.authorization]).toEqual([200, undefined]);
+		} finally {
+			await proxy.close();
+		}
+	});
+});
+
+/** The credential's `test` request run the way n8n's CredentialsTester runs it: a RoutingNode on a temporary node. */
+async function runCredentialTest(credentials: TestCredentialsHelper): Promise<INodeExecutionData[][] | null | undefined> {
+	const credentialType = new FileTransferManagerOAuth2Api();
+	const nodeType = {
+		description: {
+			displayName: 'Temp',
+			name: 'n8n-nodes-base.noOp',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Temp' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: credentialType.test.request },
+					default: '',
+				},
+			],
+		},
+	} as unknown as INodeType;
+	const node: INode = {
+		id: 'temp',
+		parameters: {},
+		name: 'Temp-Node',
+		type: nodeType.description.name,
+		typeVersion: 1,
+		position: [0, 0],
+		credentials: { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: 'File Transfer Manager account' } },
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
+	});
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalDataFor(credentials),
+		'internal',
+		createRunExecutionData({ resultData: { runData: {} } } as never),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
+	const decrypted = credentials.applyDefaultsAndExpressions(credentials.raw()!);
+	const routingNode = new RoutingNode(context, nodeType, {
+		id: CREDENTIAL_ID,
+		name: 'File Transfer Manager account',
+		type: CREDENTIAL_TYPE,
+		data: decrypted,
+	});
+	return await routingNode.runNode();
+}
+
+/** What CredentialsTester.testCredentials reports for an error thrown by the routing node. */
+function testerMessage(error: { message: string; cause?: { response?: { status: number; statusText?: string }; code?: string } }) {
+	if (error.cause?.response) {
+		const { status, statusText } = error.cause.response;
+		if (status < 199 || status > 299) return statusText || `Received HTTP status code: ${status}`;
+	} else if (error.cause?.code) {
+		return error.cause.code;
+	}
+	return error.message.toString();
+}
+
+describe("credential: the credential's test request, as n8n's CredentialsTester runs it", () => {
+	it('succeeds with the right secret: an authenticated GET / answered with the API version', async () => {
+		const response = await runCredentialTest(credentialsFor(sandbox));
+		expect(response?.[0]?.[0]?.json).toEqual({ jsonapi: { version: '1.1' }, meta: { apiVersion: expect.any(String) } });
+		expect(sandbox.requests.all().map((r) => [r.method, r.path, r.status])).toEqual([
+			['POST', '/oauth/token', 200],
+			['GET', '/', 200],
+		]);
+	});
+
+	it("fails with a wrong secret, with n8n's message about client authentication and no secret in it", async () => {
+		let caught: unknown;
+		try {
+			await runCredentialTest(credentialsFor(sandbox, { clientSecret: WRONG_SECRET }));
+		} catch (error) {
+			caught = error;
+		}
+		expect(caught).toBeDefined();
+		const message = testerMessage(caught as never);
+		// n8n's own wording (client-oauth2's text for invalid_client); the credential cannot change it,
+		// since the tester's `rules` only see HTTP responses and this error carries none.
+		expect(message).toBe(
+			'Failed to acquire OAuth2 access token: Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
+		);
+		expect(message).not.toContain(WRONG_SECRET);
+		expect(sandbox.requests.all().map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/oauth/token', 401]]);
+	});
+});
