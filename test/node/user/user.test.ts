@@ -1,6 +1,7 @@
 import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
 import type { User } from '../../../nodes/FileTransferManager/api/types';
+import type { INodeParameters } from 'n8n-workflow';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode } from '../../harness/engine';
 import { startRecordingProxy } from '../../credential/proxy';
@@ -21,7 +22,7 @@ afterAll(async () => {
 	await sandbox.close();
 });
 
-async function createUser(email: string, additionalFields: Record<string, unknown> = {}) {
+async function createUser(email: string, additionalFields: INodeParameters = {}) {
 	return await runNode({
 		credentials,
 		parameters: {
