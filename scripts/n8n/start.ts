@@ -1,0 +1,219 @@
+/**
+ * `npm start`: builds and packs this package, starts the sandbox and real n8n with the package installed
+ * the way users install it, then sets n8n up (owner, API key, credential, example workflows).
+ * Options: --port N (n8n, default 5678), --sandbox-port N (default 8787), --speed F (sandbox job speed).
+ * Ctrl-C stops everything it started. A second run reuses .n8n-data/ and .sandbox-data/.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureN8nInstalled } from './install';
+import {
+	type ManagedProcess,
+	type N8nServer,
+	type SandboxProcess,
+	PublicApiClient,
+	apiKeyWorks,
+	buildAndPack,
+	createApiKey,
+	ensureCredential,
+	ensureOwner,
+	ensureWorkflow,
+	generatePassword,
+	installPackage,
+	portInUse,
+	projectRoot,
+	startN8n,
+	startSandboxProcess,
+	tempDir,
+	withCredential,
+	type OwnerAccount,
+	type WorkflowJson,
+} from './lib';
+
+const USER_FOLDER = path.join(projectRoot, '.n8n-data');
+const SANDBOX_DATA = path.join(projectRoot, '.sandbox-data');
+const LOG_DIR = path.join(USER_FOLDER, 'logs');
+const LOGIN_FILE = path.join(USER_FOLDER, 'dev-login.json');
+const EXAMPLES_DIR = path.join(projectRoot, 'examples');
+const CREDENTIAL_NAME = 'File Transfer Manager (sandbox)';
+const SANDBOX_CLIENT_ID = 'sandbox-client';
+const SANDBOX_CLIENT_SECRET = 'sandbox-secret';
+
+interface DevLogin extends OwnerAccount {
+	apiKey?: string;
+}
+
+const started: ManagedProcess[] = [];
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+function readLogin(): DevLogin {
+	try {
+		return JSON.parse(fs.readFileSync(LOGIN_FILE, 'utf8')) as DevLogin;
+	} catch {
+		return { email: 'owner@example.com', password: generatePassword(), firstName: 'Dev', lastName: 'Owner' };
+	}
+}
+
+function saveLogin(login: DevLogin): void {
+	fs.writeFileSync(LOGIN_FILE, JSON.stringify(login, null, 2), { mode: 0o600 });
+}
+
+function portOption(value: string | undefined, fallback: number, name: string): number {
+	const port = Number(value ?? fallback);
+	if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`--${name} must be a port number, got "${value}"`);
+	return port;
+}
+
+function readExamples(): Array<{ file: string; workflow: WorkflowJson }> {
+	if (!fs.existsSync(EXAMPLES_DIR)) return [];
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.map((name) => {
+			const file = path.join(EXAMPLES_DIR, name);
+			const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as WorkflowJson;
+			if (!Array.isArray(workflow.nodes) || typeof workflow.connections !== 'object') {
+				throw new Error(`${file} is not a workflow export (needs "nodes" and "connections")`);
+			}
+			workflow.name ||= path.basename(name, '.json');
+			return { file, workflow };
+		});
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string' },
+			'sandbox-port': { type: 'string' },
+			speed: { type: 'string' },
+		},
+	});
+	const n8nPort = portOption(values.port ?? process.env.N8N_PORT, 5678, 'port');
+	const sandboxPort = portOption(values['sandbox-port'], 8787, 'sandbox-port');
+	const speed = values.speed === undefined ? undefined : Number(values.speed);
+
+	for (const [port, what, flag] of [
+		[n8nPort, 'n8n', '--port'],
+		[sandboxPort, 'the sandbox', '--sandbox-port'],
+	] as const) {
+		if (await portInUse(port)) {
+			throw new Error(`127.0.0.1:${port} (for ${what}) is in use: is another "npm start" running? Pick another with "npm start -- ${flag} N".`);
+		}
+	}
+
+	let stopping = 0;
+	const stopAll = async (reason: string, code: number) => {
+		if (stopping) return;
+		stopping = Date.now();
+		say(`\n${reason}: stopping n8n and the sandbox...`);
+		await Promise.all(started.map((proc) => proc.stop(15000)));
+		say('Stopped.');
+		process.exit(code);
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(signal, () => {
+			// Ctrl-C reaches this process twice (directly and relayed by tsx): only a later one forces.
+			if (stopping && Date.now() - stopping > 2000) {
+				say('Forcing exit.');
+				process.exit(130);
+			}
+			void stopAll(signal, 0);
+		});
+	}
+
+	const t0 = Date.now();
+	const marker = await ensureN8nInstalled();
+	say(`n8n ${marker.n8nVersion} is installed (.n8n-cache/).`);
+
+	let t = Date.now();
+	say('Building and packing the package...');
+	const packDir = tempDir('ftm-pack-');
+	let tarball: string;
+	try {
+		tarball = await buildAndPack(packDir);
+		fs.mkdirSync(LOG_DIR, { recursive: true });
+		await installPackage(USER_FOLDER, tarball);
+	} finally {
+		fs.rmSync(packDir, { recursive: true, force: true });
+	}
+	say(`Built, packed and installed ${path.basename(tarball)} into .n8n-data/.n8n/nodes (${seconds(t)}).`);
+
+	t = Date.now();
+	const sandbox: SandboxProcess = await startSandboxProcess({
+		port: sandboxPort,
+		clientId: SANDBOX_CLIENT_ID,
+		clientSecret: SANDBOX_CLIENT_SECRET,
+		speed,
+		dataDir: SANDBOX_DATA,
+		logFile: path.join(LOG_DIR, 'sandbox.log'),
+	});
+	started.push(sandbox.proc);
+	say(`Sandbox listening on ${sandbox.baseUrl} (${seconds(t)}).`);
+
+	t = Date.now();
+	say('Starting n8n (about 10-20 s)...');
+	const n8n: N8nServer = await startN8n({
+		userFolder: USER_FOLDER,
+		port: n8nPort,
+		logFile: path.join(LOG_DIR, 'n8n.log'),
+	}).catch(async (error: Error) => {
+		await sandbox.stop();
+		throw error;
+	});
+	started.push(n8n.proc);
+	const readySeconds = seconds(t);
+
+	for (const proc of [sandbox.proc, n8n.proc]) {
+		void proc.exited.then(({ code, signal }) => {
+			if (stopping) return;
+			say(`\n${proc.label} exited unexpectedly (${signal ?? `exit code ${code}`}). Last output:\n${proc.tail(30)}`);
+			void stopAll(`${proc.label} stopped`, 1);
+		});
+	}
+
+	const login = readLogin();
+	const { client: rest, created } = await ensureOwner(n8n.url, login);
+	if (!login.apiKey || !(await apiKeyWorks(n8n.url, login.apiKey))) {
+		login.apiKey = await createApiKey(rest, 'npm start');
+	}
+	saveLogin(login);
+	const api = new PublicApiClient(n8n.url, login.apiKey);
+
+	const credential = await ensureCredential(api, CREDENTIAL_NAME, {
+		baseUrl: sandbox.baseUrl,
+		clientId: SANDBOX_CLIENT_ID,
+		clientSecret: SANDBOX_CLIENT_SECRET,
+	});
+
+	const imported: string[] = [];
+	for (const { file, workflow } of readExamples()) {
+		try {
+			const result = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
+			imported.push(
+				`  ${result.created ? 'imported' : 'kept    '} ${workflow.name} (${path.relative(projectRoot, file)})` +
+					`${result.activated ? ', active' : ''}  ${n8n.url}/workflow/${result.id}`,
+			);
+		} catch (error) {
+			imported.push(`  FAILED   ${path.relative(projectRoot, file)}: ${(error as Error).message}`);
+		}
+	}
+
+	say('');
+	say(`n8n is ready at ${n8n.url}  (n8n start ${readySeconds}, total ${seconds(t0)})`);
+	say(`  login:      ${login.email} / ${login.password}${created ? '  (owner created now)' : ''}`);
+	say(`  API key:    in ${path.relative(projectRoot, LOGIN_FILE)} (header X-N8N-API-KEY, ${n8n.url}/api/v1)`);
+	say(`  credential: "${CREDENTIAL_NAME}" (${credential.created ? 'created' : 'updated'}) -> ${sandbox.baseUrl}`);
+	say(`  sandbox:    ${sandbox.baseUrl}  client id ${SANDBOX_CLIENT_ID}, secret ${SANDBOX_CLIENT_SECRET}, admin ${sandbox.baseUrl}/__sandbox/`);
+	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : 'none (no examples/*.json yet)'}`);
+	say(`  logs:       ${path.relative(projectRoot, LOG_DIR)}/n8n.log, ${path.relative(projectRoot, LOG_DIR)}/sandbox.log`);
+	say('Press Ctrl-C to stop n8n and the sandbox.');
+}
+
+main().catch(async (error: Error) => {
+	process.stderr.write(`\nnpm start failed: ${error.message}\n`);
+	await Promise.all(started.map((proc) => proc.stop(15000)));
+	process.exit(1);
+});
