@@ -1,5 +1,7 @@
 /** Shared set-up of the Job operation tests: one sandbox per test file, and node parameters. */
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
@@ -78,4 +80,19 @@ export function md5(content: Buffer | string): string {
 /** The error item json of continueOnFail, or the thrown error of a failed run, as text. */
 export function errorText(result: NodeRunResult): string {
 	return `${result.error?.message ?? ''} ${result.error?.description ?? ''}`;
+}
+
+/** Files (not folders) under `dir`, as sorted '/'-separated paths relative to it; [] when it is missing. */
+export function listFiles(dir: string): string[] {
+	const out: string[] = [];
+	const walk = (folder: string, relative: string) => {
+		if (!existsSync(folder)) return;
+		for (const entry of readdirSync(folder, { withFileTypes: true })) {
+			const name = relative ? `${relative}/${entry.name}` : entry.name;
+			if (entry.isDirectory()) walk(path.join(folder, entry.name), name);
+			else out.push(name);
+		}
+	};
+	walk(dir, '');
+	return out.sort();
 }
