@@ -6,9 +6,13 @@ import type { AnyResource, ListDocument } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
 import { apiRequest } from '../transport';
 
+/** Pages read at most per call while a search text finds nothing, before handing back a cursor. */
+const MAX_PAGES_PER_SEARCH = 10;
+
 /**
- * One page of records, filtered by the search text on the client: the API filters by exact match
- * only. The pagination token is the API's own cursor, so the picker pages through everything.
+ * Records matching the search text, filtered on the client since the API filters by exact match only.
+ * Reads pages until something matches (up to MAX_PAGES_PER_SEARCH); the pagination token is the
+ * API's own cursor, so the picker can go on through everything.
  */
 async function searchPage(
 	ctx: ILoadOptionsFunctions,
@@ -18,19 +22,28 @@ async function searchPage(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const qs: IDataObject = { sort, 'page[limit]': PAGE_LIMIT_MAX };
-	if (paginationToken) qs['page[after]'] = paginationToken;
-	const page = await apiRequest<ListDocument<AnyResource>>(ctx, route, { qs });
 	const needle = filter?.trim().toLowerCase();
-	const results = page.data
-		.map(toItem)
-		.filter(
-			(item) =>
+	const results: INodeListSearchItems[] = [];
+	let after: string | undefined = paginationToken || undefined;
+	for (let pages = 0; pages < MAX_PAGES_PER_SEARCH; pages++) {
+		const qs: IDataObject = { sort, 'page[limit]': PAGE_LIMIT_MAX };
+		if (after) qs['page[after]'] = after;
+		const page = await apiRequest<ListDocument<AnyResource>>(ctx, route, { qs });
+		for (const item of page.data.map(toItem)) {
+			if (
 				!needle ||
 				item.name.toLowerCase().includes(needle) ||
-				String(item.value).toLowerCase() === needle,
-		);
-	return { results, paginationToken: page.meta.page.after ?? undefined };
+				String(item.value).toLowerCase() === needle
+			) {
+				results.push(item);
+			}
+		}
+		const next = page.meta.page.after ?? undefined;
+		if (!next || next === after) return { results };
+		after = next;
+		if (results.length > 0) break;
+	}
+	return { results, paginationToken: after };
 }
 
 function label(record: AnyResource, text: string): INodeListSearchItems {

@@ -212,7 +212,7 @@ function tokenFailure(ctx: ApiContext, facts: FailureFacts, itemIndex?: number):
 	if (!/acquire OAuth2 access token|invalid_client|unsupported_grant_type|invalid_request/i.test(facts.message)) {
 		return undefined;
 	}
-	return new NodeApiError(ctx.getNode(), { code: 'token' } as JsonObject, {
+	return new NodeApiError(ctx.getNode(), { failure: 'token-request' } as JsonObject, {
 		message: 'Could not get an access token: check the Client ID and Client Secret of the credential',
 		description: redact(facts.message),
 		httpCode: facts.status === undefined ? undefined : String(facts.status),

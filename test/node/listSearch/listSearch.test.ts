@@ -97,15 +97,14 @@ describe('searchUsers', () => {
 		expect(page.results.map((r) => r.value)).toEqual([target.id]);
 	});
 
-	it('filters each API page on its own: a match on the second page comes with the second page', async () => {
+	it('reads on through further pages until the search text matches, in one call', async () => {
 		const context = loadOptionsContext(credentials, {}, 'parameters.userId');
 		const last = usersByEmail().at(-1)!;
-		const first = await listSearch.searchUsers.call(context, last.attributes.email);
-		expect(first.results).toEqual([]);
-		expect(first.paginationToken).toEqual(expect.any(String));
-		const second = await listSearch.searchUsers.call(context, last.attributes.email, first.paginationToken as string);
-		expect(second.results.map((r) => r.value)).toEqual([last.id]);
-		expect(second.paginationToken).toBeUndefined();
+		sandbox.requests.clear();
+		const page = await listSearch.searchUsers.call(context, last.attributes.email);
+		expect(page.results.map((r) => r.value)).toEqual([last.id]);
+		expect(page.paginationToken).toBeUndefined();
+		expect(sandbox.requests.count({ method: 'GET', path: '/users' })).toBe(2);
 	});
 });
 
