@@ -72,6 +72,12 @@ export function transferSummary(job: Job): IDataObject {
 	};
 }
 
+/** A client error that repeating will not cure (408 timeout and 429 rate limit will pass). */
+function refused(error: NodeApiError): boolean {
+	const status = Number(error.httpCode);
+	return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
 async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promise<IDataObject> {
 	try {
 		const page = await apiRequest<ListDocument<JobError>>(ctx, routes.listJobErrors(job.id), {
@@ -82,7 +88,7 @@ async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promis
 	} catch (error) {
 		// A client error here (the job's errors are not visible, say) would fail every poll from now on;
 		// the event itself matters more, so it is delivered with the reason instead of the errors.
-		if (error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode))) {
+		if (error instanceof NodeApiError && refused(error)) {
 			return { errors: [], errorsTotal: null, errorsUnavailable: error.message };
 		}
 		throw error instanceof NodeApiError
