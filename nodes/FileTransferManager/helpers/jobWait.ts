@@ -137,10 +137,11 @@ export async function waitForJob(
 		current = document.data;
 	}
 	if (current.attributes.status === 'failed' && settings.failOnFailedJob) {
+		const stats = current.attributes.stats;
+		const progress = stats ? `It transferred ${stats.transferredCount} of ${stats.filesCount} files. ` : '';
 		throw new NodeOperationError(ctx.getNode(), `Job ${current.id} ended with status "failed" [item ${itemIndex}]`, {
 			itemIndex,
-			description:
-				'Job → Get Errors lists what went wrong. Turn off "Fail on Failed Job" to output the failed job as a normal item instead.',
+			description: `${progress}Job → Get Errors lists what went wrong. Turn off "Fail on Failed Job" to output the failed job as a normal item instead.`,
 		});
 	}
 	return current;
