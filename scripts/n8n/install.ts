@@ -211,7 +211,10 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 		env,
 		log,
 		label: 'npm install',
-		progress: () => `${countPackages(path.join(dir, 'node_modules'))} top-level packages so far`,
+		progress: () => {
+			const count = countPackages(path.join(dir, 'node_modules'));
+			return count ? `${count} packages unpacked so far (of about 1,500 top-level)` : 'resolving the dependency tree';
+		},
 	});
 	const npmDone = Date.now();
 

@@ -13,6 +13,7 @@ import {
 	createApiKey,
 	ensureCredential,
 	ensureOwner,
+	ensureWorkflow,
 	generatePassword,
 	importCredentials,
 	installPackage,
@@ -22,6 +23,7 @@ import {
 	runWorkflowHeadless,
 	startN8n,
 	tempDir,
+	withCredential,
 	type N8nServer,
 	type RestClient,
 	type WorkflowJson,
@@ -79,7 +81,8 @@ function getVersionWorkflow(): WorkflowJson {
 beforeAll(async () => {
 	await ensureN8nInstalled();
 	workDir = tempDir('ftm-e2e-');
-	const tarball = await buildAndPack(path.join(workDir, 'pack'));
+	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
+	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
 	userFolder = path.join(workDir, 'n8n-user');
 	const installed = await installPackage(userFolder, tarball);
 	expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
@@ -173,6 +176,24 @@ describe('credential test in a running n8n', () => {
 		expect(result.status).toBe('Error');
 		expect(sandbox.requests.count({ method: 'POST', path: '/oauth/token', status: 401 })).toBeGreaterThanOrEqual(1);
 		expect(sandbox.requests.count({ method: 'GET', path: '/', status: 200 })).toBe(0);
+	});
+
+	test('a workflow imported through the public API points at the given credential, and is imported once', async () => {
+		const target = await ensureCredential(api, 'FTM for workflows', {
+			baseUrl: sandbox.baseUrl,
+			clientId: CLIENT_ID,
+			clientSecret: CLIENT_SECRET,
+		});
+		const workflow = withCredential({ ...getVersionWorkflow(), name: 'e2e: imported once' }, target);
+		const first = await ensureWorkflow(api, workflow);
+		const second = await ensureWorkflow(api, workflow);
+		expect([first.created, second.created]).toEqual([true, false]);
+		expect(second.id).toBe(first.id);
+		const stored = await api.call<WorkflowJson>('GET', `/workflows/${first.id}`);
+		const node = stored.nodes.find((n) => n.type === NODE_TYPE);
+		expect(node?.credentials?.[CREDENTIAL_TYPE]).toEqual({ id: target.id, name: target.name });
+		const named = await api.list<{ id: string }>(`/workflows?name=${encodeURIComponent(workflow.name)}`);
+		expect(named).toHaveLength(1);
 	});
 
 	test('public API POST /credentials/{id}/test: OK for the right secret, Error for a wrong one', async () => {
