@@ -1,8 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { Job, JobError, JobStats, JobTransfer } from '../api/types';
 import { TRANSFER_STATUS } from '../api/types';
 import { flatten } from './output';
+import { requireBoolean } from './validate';
 
 /** Top-level fields a simplified job keeps. */
 export const SIMPLIFIED_JOB_FIELDS = [
@@ -35,6 +36,11 @@ export const simplifyJobProperty: INodeProperties = {
 	description:
 		'Whether to return a simplified version of the job (ID, name, status, transfer type, dry run, source, target, creation and update times, and the stats startedAt, finishedAt, filesCount, transferredCount and estimatedCost) instead of the raw data',
 };
+
+/** The Simplify parameter of one item (default on). */
+export function readSimplify(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	return requireBoolean(ctx, itemIndex, 'Simplify', ctx.getNodeParameter('simplify', itemIndex, true));
+}
 
 /** A job as an output item: flattened, and cut down to the simplified fields when asked. */
 export function jobJson(job: Job, simplify: boolean): IDataObject {

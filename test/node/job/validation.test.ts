@@ -110,6 +110,15 @@ const cases: Array<[string, INodeParameters, string]> = [
 	],
 	['runFromDryRun: max wait 0', { operation: 'runFromDryRun', jobId: rl(FILES), ...wait, maxWait: 0 }, '"Max Wait (Seconds)"'],
 
+	// Booleans from expressions
+	['get: Simplify that is not a boolean', { operation: 'get', jobId: rl(FILES), simplify: '={{ "yes" }}' }, '"Simplify" must be true or false'],
+	[
+		'create: Wait for Completion that is not a boolean',
+		createParameters({ waitForCompletion: '={{ "sometimes" }}' }),
+		'"Wait for Completion" must be true or false',
+	],
+	['create: Dry Run that is not a boolean', createParameters({ dryRun: '={{ 1 }}' }), '"Dry Run" must be true or false'],
+
 	// Lists
 	['getMany: limit 0', { operation: 'getMany', returnAll: false, limit: 0 }, '"Limit" must be a whole number'],
 	['getMany: negative limit', { operation: 'getMany', returnAll: false, limit: '={{ -5 }}' }, '"Limit" must be a whole number'],

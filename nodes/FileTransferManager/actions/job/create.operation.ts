@@ -11,7 +11,7 @@ import {
 } from '../../descriptions/common.descriptions';
 import { jobAttributesFromParameters } from '../../helpers/jobBody';
 import { createJobRecoverable } from '../../helpers/jobCreate';
-import { jobJson, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { invalidInput } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
@@ -227,7 +227,7 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const draft = jobAttributesFromParameters(this, itemIndex);
 	const wait = waitSettingsFromParameters(this, itemIndex);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = readSimplify(this, itemIndex);
 
 	// The API wants the source storage's type in the job; it is only known from the storage itself.
 	const storage = await apiRequest<Document<Storage>>(this, routes.getStorage(draft.source.id), { itemIndex });

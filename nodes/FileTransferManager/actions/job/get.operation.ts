@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Document, Job } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
 import { requireLocatorId } from '../../helpers/jobBody';
-import { jobJson, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -20,7 +20,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = readSimplify(this, itemIndex);
 	const document = await apiRequest<Document<Job>>(this, routes.getJob(jobId), { itemIndex });
 	return [{ json: jobJson(document.data, simplify) }];
 }

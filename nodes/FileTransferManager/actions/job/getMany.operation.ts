@@ -11,7 +11,7 @@ import {
 	storageLocator,
 	userLocator,
 } from '../../descriptions/common.descriptions';
-import { jobJson, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import {
 	locatorValue,
 	optionalUuid,
@@ -154,7 +154,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		JOB_SORT_FIELDS.map((option) => option.value),
 	);
 	if (sort) qs.sort = sort;
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = readSimplify(this, itemIndex);
 
 	const jobs = await apiRequestAllItems<Job>(this, routes.listJobs(), qs, { limit, itemIndex });
 	return jobs.map((job) => ({ json: jobJson(job, simplify) }));

@@ -6,7 +6,7 @@ import type { Document, Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
 import { requireLocatorId } from '../../helpers/jobBody';
 import { createJobRecoverable } from '../../helpers/jobCreate';
-import { jobJson, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { apiRequest } from '../../transport';
 
@@ -65,7 +65,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const nameParameter = this.getNodeParameter('name', itemIndex, '');
 	const name = typeof nameParameter === 'string' && nameParameter.trim() !== '' ? nameParameter.trim() : undefined;
 	const wait = waitSettingsFromParameters(this, itemIndex);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = readSimplify(this, itemIndex);
 
 	const { data: dryRun } = await apiRequest<Document<Job>>(this, routes.getJob(dryRunId), { itemIndex });
 	if (dryRun.attributes.dryRun !== true) {
