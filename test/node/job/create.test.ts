@@ -250,6 +250,34 @@ describe('job: create', () => {
 		t.sandbox.control.setJobStatus(stored.id, 'canceled');
 	});
 
+	it('a job that goes stuck ends the wait: it is output with status stuck, not as an error', async () => {
+		const name = uniq('stuck');
+		const posts = t.sandbox.requests.count({ method: 'POST', path: '/jobs' });
+		const running = t.run(
+			createParameters({
+				dryRun: false,
+				additionalFields: { name, transferRateLimit: 1 },
+				waitForCompletion: true,
+				pollInterval: 0.05,
+				maxWait: 30,
+			}),
+		);
+		for (let i = 0; i < 2000 && t.sandbox.requests.count({ method: 'POST', path: '/jobs' }) === posts; i++) {
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+		t.sandbox.control.setStorageAvailable(ARCHIVE, false);
+		try {
+			const { items, error } = await running;
+			expect(error).toBeUndefined();
+			const [stored] = jobsNamed(t.sandbox, name);
+			expect(stored.attributes.status).toBe('stuck');
+			expect(items.map((item) => [item.json.id, item.json.status])).toEqual([[stored.id, 'stuck']]);
+			t.sandbox.control.setJobStatus(stored.id, 'canceled');
+		} finally {
+			t.sandbox.control.setStorageAvailable(ARCHIVE, true);
+		}
+	});
+
 	it('an unknown source storage gives the API error, and no job is created', async () => {
 		const posts = t.sandbox.requests.count({ method: 'POST', path: '/jobs' });
 		const result = await t.run(createParameters({ sourceStorageId: rl('00000000-0000-4000-8000-000000000000') }));
