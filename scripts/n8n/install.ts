@@ -116,6 +116,8 @@ interface RunOptions {
 	env?: NodeJS.ProcessEnv;
 	log: Log;
 	label: string;
+	/** Full output goes here; only progress lines are shown. */
+	logFile: string;
 	/** Prints a progress line every 15 s. */
 	progress?: () => string;
 }
@@ -130,8 +132,10 @@ function run(command: string, args: string[], options: RunOptions): Promise<void
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		const tail: string[] = [];
+		const logStream = fs.createWriteStream(options.logFile, { flags: 'a' });
+		logStream.write(`\n$ ${command} ${args.join(' ')}\n`);
 		const onData = (chunk: Buffer) => {
-			process.stderr.write(chunk);
+			logStream.write(chunk);
 			tail.push(...chunk.toString().split('\n').filter(Boolean));
 			tail.splice(0, Math.max(0, tail.length - 30));
 		};
@@ -147,12 +151,14 @@ function run(command: string, args: string[], options: RunOptions): Promise<void
 		});
 		child.on('close', (code, signal) => {
 			clearInterval(timer);
+			logStream.end();
 			if (code === 0) resolve();
 			else
 				reject(
 					new Error(
 						`${options.label} failed (${signal ? `signal ${signal}` : `exit code ${code}`}): ` +
-							`${command} ${args.join(' ')}\n  in ${options.cwd}\n  last output:\n    ${tail.join('\n    ')}`,
+							`${command} ${args.join(' ')}\n  in ${options.cwd}\n  full output: ${options.logFile}\n` +
+							`  last output:\n    ${tail.join('\n    ')}`,
 					),
 				);
 		});
@@ -188,6 +194,9 @@ function formatBytes(bytes: number): string {
 
 async function installInto(dir: string, runtime: NodeRuntime, version: string, log: Log): Promise<InstallMarker> {
 	const started = Date.now();
+	const logFile = path.join(cacheRoot, `install-${version}.log`);
+	fs.writeFileSync(logFile, `n8n ${version} install, ${new Date().toISOString()}\n`);
+	log(`full output: ${logFile}`);
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(
 		path.join(dir, 'package.json'),
@@ -211,6 +220,7 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 		env,
 		log,
 		label: 'npm install',
+		logFile,
 		progress: () => {
 			const count = countPackages(path.join(dir, 'node_modules'));
 			return count ? `${count} packages unpacked so far (of about 1,500 top-level)` : 'resolving the dependency tree';
@@ -226,6 +236,7 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 		env,
 		log,
 		label: 'node-gyp rebuild sqlite3',
+		logFile,
 	});
 	if (!fs.existsSync(sqliteBinary(dir))) throw new Error(`sqlite3 build produced no ${sqliteBinary(dir)}`);
 	execFileSync(runtime.bin, ['-e', `require(${JSON.stringify(sqliteDir)})`], { stdio: 'inherit' });
