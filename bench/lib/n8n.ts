@@ -1,0 +1,182 @@
+/**
+ * n8n-side pieces of the benchmarks: a credentials helper that counts its work and also serves a Header
+ * Auth credential, n8n's own HTTP Request node loaded from the real n8n install in .n8n-cache/, and a
+ * one-node WorkflowExecute run for any registered node type.
+ */
+import './resolve-node-ts';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	INodeCredentialsDetails,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { createRunExecutionData, NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { n8nInstallDir } from '../../scripts/n8n/paths';
+import { TestCredentialsHelper } from '../../test/harness/credentials';
+import { additionalDataFor, nodeTypes as ourNodeTypes } from '../../test/harness/engine';
+
+export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
+export const HEADER_AUTH_TYPE = 'httpHeaderAuth';
+export const HEADER_AUTH_ID = 'cred-header-1';
+
+/**
+ * The test credentials helper (our OAuth2 credential, token kept between executions) plus a Header Auth
+ * credential for the HTTP Request node, counting getDecrypted calls and the time spent in them.
+ */
+export class CountingCredentialsHelper extends TestCredentialsHelper {
+	decryptCalls = 0;
+	decryptMs = 0;
+	headerValue = '';
+
+	async getDecrypted(
+		additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: unknown,
+		raw?: boolean,
+	): Promise<ICredentialDataDecryptedObject> {
+		const start = performance.now();
+		this.decryptCalls++;
+		try {
+			if (type === HEADER_AUTH_TYPE) return { name: 'Authorization', value: this.headerValue };
+			return await super.getDecrypted(additionalData, nodeCredentials, type, mode, executeData, raw);
+		} finally {
+			this.decryptMs += performance.now() - start;
+		}
+	}
+
+	resetCounters(): void {
+		this.decryptCalls = 0;
+		this.decryptMs = 0;
+	}
+}
+
+/** Where n8n-nodes-base's HTTP Request node lives inside the cached n8n install. */
+export function httpRequestNodePath(): string {
+	return path.join(
+		n8nInstallDir(),
+		'node_modules',
+		'n8n-nodes-base',
+		'dist',
+		'nodes',
+		'HttpRequest',
+		'HttpRequest.node.js',
+	);
+}
+
+/** Loads n8n's HTTP Request node class (versioned: V1..V4.5) from the real n8n install. */
+export function loadHttpRequestNode(): IVersionedNodeType {
+	const file = httpRequestNodePath();
+	if (!fs.existsSync(file)) throw new Error(`n8n's HTTP Request node not found at ${file}`);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { HttpRequest } = require(file) as { HttpRequest: new () => IVersionedNodeType };
+	return new HttpRequest();
+}
+
+/** Our two node types and n8n's HTTP Request node in one INodeTypes, as an n8n instance would hold them. */
+export function nodeTypesWith(httpRequest: IVersionedNodeType): INodeTypes {
+	const types: Record<string, INodeType | IVersionedNodeType> = {
+		[HTTP_REQUEST_TYPE]: httpRequest,
+	};
+	return {
+		getByName: (name) => types[name] ?? ourNodeTypes.getByName(name),
+		getByNameAndVersion: (name, version) =>
+			types[name] ? NodeHelpers.getVersionedNodeType(types[name], version) : ourNodeTypes.getByNameAndVersion(name, version),
+		getKnownTypes: () => ({}),
+	};
+}
+
+export interface SingleNodeRun {
+	items: INodeExecutionData[];
+	error?: Error;
+	run: IRun;
+}
+
+/** Runs one node through WorkflowExecute.processRunExecutionData, as test/harness/engine.ts runNode does. */
+export async function runSingleNode(
+	nodeTypes: INodeTypes,
+	node: INode,
+	credentials: TestCredentialsHelper,
+	items: INodeExecutionData[] = [{ json: {} }],
+	mode: WorkflowExecuteMode = 'manual',
+): Promise<SingleNodeRun> {
+	const workflow = new Workflow({
+		id: 'wf-bench',
+		name: 'bench',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const additionalData = additionalDataFor(credentials);
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, 'exec-bench', {
+		id: 'wf-bench',
+		name: 'bench',
+		nodes: [node],
+		connections: {},
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node, data: { main: [items] }, source: null }] },
+	});
+	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	const error = (taskData?.error ?? run.data.resultData.error) as Error | undefined;
+	return { items: error ? [] : ((taskData?.data?.main?.[0] ?? []) as INodeExecutionData[]), error, run };
+}
+
+/**
+ * An HTTP Request node (v4.5) that lists /jobs with n8n's built-in pagination: page[limit]=100, then
+ * page[after] from the previous response's meta.page.after, until that is null. Auth: a Header Auth
+ * credential holding "Bearer <token>", the token fetched beforehand.
+ */
+export function httpRequestPagingNode(baseUrl: string): INode {
+	return {
+		id: 'http-request',
+		name: 'HTTP Request',
+		type: HTTP_REQUEST_TYPE,
+		typeVersion: 4.5,
+		position: [0, 0],
+		credentials: { [HEADER_AUTH_TYPE]: { id: HEADER_AUTH_ID, name: 'Bearer header' } },
+		parameters: {
+			method: 'GET',
+			url: `${baseUrl}/jobs`,
+			authentication: 'genericCredentialType',
+			genericAuthType: HEADER_AUTH_TYPE,
+			sendQuery: true,
+			specifyQuery: 'keypair',
+			queryParameters: { parameters: [{ name: 'page[limit]', value: '100' }] },
+			options: {
+				response: { response: { responseFormat: 'json' } },
+				pagination: {
+					pagination: {
+						paginationMode: 'updateAParameterInEachRequest',
+						parameters: {
+							parameters: [{ type: 'qs', name: 'page[after]', value: '={{ $response.body.meta.page.after }}' }],
+						},
+						paginationCompleteWhen: 'other',
+						completeExpression: '={{ $response.body.meta.page.after === null }}',
+						limitPagesFetched: false,
+						requestInterval: 0,
+					},
+				},
+			},
+		},
+	};
+}

@@ -1,0 +1,67 @@
+/**
+ * The baseline: what a hand-written client does with the same API. axios with one keep-alive socket,
+ * a token fetched once, and cursor paging with page[limit]=100 / page[after].
+ */
+import * as http from 'node:http';
+import axios, { type AxiosInstance } from 'axios';
+
+import type { Document, Job, ListDocument } from '../../nodes/FileTransferManager/api/types';
+
+export class PlainClient {
+	private readonly http: AxiosInstance;
+	private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+	private token: string | undefined;
+
+	constructor(
+		baseUrl: string,
+		private readonly clientId: string,
+		private readonly clientSecret: string,
+	) {
+		this.http = axios.create({ baseURL: baseUrl, httpAgent: this.agent, headers: { Accept: 'application/vnd.api+json' } });
+	}
+
+	/** Fetches the access token on first use only. */
+	async authorize(): Promise<void> {
+		if (this.token) return;
+		const body = new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: this.clientId,
+			client_secret: this.clientSecret,
+		}).toString();
+		const { data } = await this.http.post<{ access_token: string }>('/oauth/token', body, {
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+		});
+		this.token = data.access_token;
+		this.http.defaults.headers.common.Authorization = `Bearer ${this.token}`;
+	}
+
+	/** The access token (fetched on first use); the HTTP Request node's Bearer header uses it. */
+	async bearerToken(): Promise<string> {
+		await this.authorize();
+		return this.token as string;
+	}
+
+	/** Every job, page by page. */
+	async listAllJobs(): Promise<Job[]> {
+		await this.authorize();
+		const jobs: Job[] = [];
+		let after: string | null = null;
+		do {
+			const params: Record<string, string | number> = { 'page[limit]': 100 };
+			if (after !== null) params['page[after]'] = after;
+			const { data } = await this.http.get<ListDocument<Job>>('/jobs', { params });
+			for (const job of data.data) jobs.push(job);
+			after = data.meta.page.after;
+		} while (after !== null);
+		return jobs;
+	}
+
+	async getJob(id: string): Promise<Job> {
+		await this.authorize();
+		return (await this.http.get<Document<Job>>(`/jobs/${id}`)).data.data;
+	}
+
+	close(): void {
+		this.agent.destroy();
+	}
+}
