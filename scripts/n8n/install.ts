@@ -213,7 +213,7 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 		npm_config_nodedir: runtime.dir,
 		npm_config_update_notifier: 'false',
 	};
-	log(`npm install n8n@${version} --ignore-scripts into ${dir} (about 2 minutes, 2.9 GB)`);
+	log(`npm install n8n@${version} --ignore-scripts into ${dir} (3-4 minutes, about 2.2 GB)`);
 	// Scripts off: one optional native module downloads sources from outside the registry at build time.
 	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], {
 		cwd: dir,
@@ -230,7 +230,7 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 
 	const sqliteDir = path.join(dir, 'node_modules', 'sqlite3');
 	if (!fs.existsSync(sqliteDir)) throw new Error(`sqlite3 missing after npm install: ${sqliteDir}`);
-	log(`building sqlite3 for Node ${runtime.version} (about 1 minute)`);
+	log(`building sqlite3 for Node ${runtime.version} (about 70 s)`);
 	await run(runtime.bin, [findNodeGyp(dir), 'rebuild', `--nodedir=${runtime.dir}`, '--jobs=max'], {
 		cwd: sqliteDir,
 		env,

@@ -269,6 +269,8 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+		// This module fetches a server list from api.n8n.io at startup.
+		N8N_DISABLED_MODULES: 'mcp-registry',
 		...options.extra,
 	};
 	// Values inherited from a developer's shell would point n8n elsewhere.

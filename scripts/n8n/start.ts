@@ -1,7 +1,8 @@
 /**
  * `npm start`: builds and packs this package, starts the sandbox and real n8n with the package installed
  * the way users install it, then sets n8n up (owner, API key, credential, example workflows).
- * Options: --port N (n8n, default 5678), --sandbox-port N (default 8787), --speed F (sandbox job speed).
+ * Options: --port N (n8n, default 5678), --sandbox-port N (default 8787), --speed F (sandbox job speed),
+ * --examples DIR (workflows to import, default examples/; those saved with "active": true are activated).
  * Ctrl-C stops everything it started. A second run reuses .n8n-data/ and .sandbox-data/.
  */
 import * as fs from 'node:fs';
@@ -35,7 +36,6 @@ const USER_FOLDER = path.join(projectRoot, '.n8n-data');
 const SANDBOX_DATA = path.join(projectRoot, '.sandbox-data');
 const LOG_DIR = path.join(USER_FOLDER, 'logs');
 const LOGIN_FILE = path.join(USER_FOLDER, 'dev-login.json');
-const EXAMPLES_DIR = path.join(projectRoot, 'examples');
 const CREDENTIAL_NAME = 'File Transfer Manager (sandbox)';
 const SANDBOX_CLIENT_ID = 'sandbox-client';
 const SANDBOX_CLIENT_SECRET = 'sandbox-secret';
@@ -66,14 +66,14 @@ function portOption(value: string | undefined, fallback: number, name: string): 
 	return port;
 }
 
-function readExamples(): Array<{ file: string; workflow: WorkflowJson }> {
-	if (!fs.existsSync(EXAMPLES_DIR)) return [];
+function readExamples(dir: string): Array<{ file: string; workflow: WorkflowJson }> {
+	if (!fs.existsSync(dir)) return [];
 	return fs
-		.readdirSync(EXAMPLES_DIR)
+		.readdirSync(dir)
 		.filter((name) => name.endsWith('.json'))
 		.sort()
 		.map((name) => {
-			const file = path.join(EXAMPLES_DIR, name);
+			const file = path.join(dir, name);
 			const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as WorkflowJson;
 			if (!Array.isArray(workflow.nodes) || typeof workflow.connections !== 'object') {
 				throw new Error(`${file} is not a workflow export (needs "nodes" and "connections")`);
@@ -89,8 +89,10 @@ async function main(): Promise<void> {
 			port: { type: 'string' },
 			'sandbox-port': { type: 'string' },
 			speed: { type: 'string' },
+			examples: { type: 'string', default: path.join(projectRoot, 'examples') },
 		},
 	});
+	const examplesDir = path.resolve(values.examples!);
 	const n8nPort = portOption(values.port ?? process.env.N8N_PORT, 5678, 'port');
 	const sandboxPort = portOption(values['sandbox-port'], 8787, 'sandbox-port');
 	const speed = values.speed === undefined ? undefined : Number(values.speed);
@@ -189,7 +191,7 @@ async function main(): Promise<void> {
 	});
 
 	const imported: string[] = [];
-	for (const { file, workflow } of readExamples()) {
+	for (const { file, workflow } of readExamples(examplesDir)) {
 		try {
 			const result = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
 			imported.push(
@@ -207,7 +209,7 @@ async function main(): Promise<void> {
 	say(`  API key:    in ${path.relative(projectRoot, LOGIN_FILE)} (header X-N8N-API-KEY, ${n8n.url}/api/v1)`);
 	say(`  credential: "${CREDENTIAL_NAME}" (${credential.created ? 'created' : 'updated'}) -> ${sandbox.baseUrl}`);
 	say(`  sandbox:    ${sandbox.baseUrl}  client id ${SANDBOX_CLIENT_ID}, secret ${SANDBOX_CLIENT_SECRET}, admin ${sandbox.baseUrl}/__sandbox/`);
-	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : 'none (no examples/*.json yet)'}`);
+	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : `none (no ${path.relative(projectRoot, examplesDir) || '.'}/*.json)`}`);
 	say(`  logs:       ${path.relative(projectRoot, LOG_DIR)}/n8n.log, ${path.relative(projectRoot, LOG_DIR)}/sandbox.log`);
 	say('Press Ctrl-C to stop n8n and the sandbox.');
 }
