@@ -203,6 +203,8 @@ async function main(): Promise<void> {
 				'--disable-sync',
 				'--disable-extensions',
 				'--hide-scrollbars',
+				// Nothing but the local n8n: every other host name fails to resolve.
+				'--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 				`--user-data-dir=${path.join(work, 'chromium')}`,
 				`--window-size=${width},${height}`,
 				'--remote-debugging-address=127.0.0.1',
