@@ -268,6 +268,7 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		// This module fetches a server list from api.n8n.io at startup.
 		N8N_DISABLED_MODULES: 'mcp-registry',
