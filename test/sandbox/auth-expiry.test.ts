@@ -1,0 +1,31 @@
+import { eventually, expectUnauthorized, useSandbox } from './helpers';
+
+const h = useSandbox({ demo: false, tokenTtlSeconds: 1 });
+
+describe('auth: token lifetime (tokenTtlSeconds: 1)', () => {
+	it('reports the configured lifetime in expires_in', async () => {
+		const res = await h.api.tokenRequest({
+			grant_type: 'client_credentials',
+			client_id: h.sb.clientId,
+			client_secret: h.sb.clientSecret,
+		});
+		expect(res.status).toBe(200);
+		expect(res.data.expires_in).toBe(1);
+	});
+
+	it('a token stops working once its lifetime has passed: 401 invalid_token; a new one works', async () => {
+		const token = await h.api.fetchToken(h.sb.clientId, h.sb.clientSecret);
+		const issuedAt = Date.now();
+		const first = await h.api.get('/', undefined, { token });
+		// The first request may only be late on a loaded machine; the lifetime is what is under test.
+		if (Date.now() - issuedAt < 900) expect(first.status).toBe(200);
+		const expired = await eventually(async () => {
+			const res = await h.api.get('/jobs', undefined, { token });
+			return res.status === 401 ? res : undefined;
+		}, 'the token to expire', 10000);
+		expect(Date.now() - issuedAt).toBeGreaterThanOrEqual(1000 - 50);
+		expectUnauthorized(expired);
+		const fresh = await h.api.fetchToken(h.sb.clientId, h.sb.clientSecret);
+		expect((await h.api.get('/jobs', undefined, { token: fresh })).status).toBe(200);
+	});
+});
