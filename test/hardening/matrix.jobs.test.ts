@@ -1,0 +1,8 @@
+/** Fault matrix, Job operations (see matrix.ts for the expectation table). */
+import { describeMatrix } from './matrix';
+import { OPERATIONS } from './operations';
+
+describeMatrix(
+	'fault matrix: job',
+	OPERATIONS.filter((op) => op.name.startsWith('job.')),
+);
