@@ -200,10 +200,10 @@ export class ApiHandlers {
 		}
 	}
 
-	private emailTaken(email: string, accountId: string, exceptId?: string): boolean {
+	private emailTaken(email: string, accountId: string): boolean {
 		const wanted = email.toLowerCase();
 		for (const user of this.store.users.values()) {
-			if (user.id !== exceptId && user.attributes.accountId === accountId && user.attributes.email.toLowerCase() === wanted) return true;
+			if (user.attributes.accountId === accountId && user.attributes.email.toLowerCase() === wanted) return true;
 		}
 		return false;
 	}
@@ -247,15 +247,15 @@ export class ApiHandlers {
 		if (!user) throw notFound();
 		const { attributes: a } = readDocument(ctx.body, 'users', user.id);
 		const p = new Problems();
-		const updatable = ['firstName', 'lastName', 'timezone', 'email', 'groupId'];
+		// The description lists only these three as updatable on users.
+		const updatable = ['firstName', 'lastName', 'timezone'];
 		for (const key of Object.keys(a)) {
 			if (!updatable.includes(key)) {
 				p.readOnly(key, key === 'password' ? 'Passwords cannot be set through the API.' : undefined);
 			}
 		}
-		this.checkUserFields(a, user.attributes.accountId, p);
+		this.checkUserFields(Object.fromEntries(Object.entries(a).filter(([k]) => updatable.includes(k))), user.attributes.accountId, p);
 		p.throwIfAny();
-		if (typeof a.email === 'string' && this.emailTaken(a.email, user.attributes.accountId, user.id)) throw this.conflict(a.email);
 		let changed = false;
 		const attrs = user.attributes as unknown as Record<string, unknown>;
 		for (const key of updatable) {
