@@ -90,6 +90,8 @@ export interface NodeRunOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	mode?: WorkflowExecuteMode;
+	/** Extra node settings, e.g. n8n's own `retryOnFail`, `maxTries`, `waitBetweenTries`. */
+	node?: Partial<INode>;
 }
 
 export interface NodeRunResult {
@@ -102,7 +104,10 @@ export interface NodeRunResult {
 
 /** Executes the action node once through n8n-core's WorkflowExecute, as a workflow run does. */
 export async function runNode(options: NodeRunOptions): Promise<NodeRunResult> {
-	const node = nodeOf(NODE_TYPE, options.parameters, { continueOnFail: options.continueOnFail ?? false });
+	const node = nodeOf(NODE_TYPE, options.parameters, {
+		continueOnFail: options.continueOnFail ?? false,
+		...options.node,
+	});
 	const workflow = new Workflow({
 		id: 'wf-test',
 		name: 'test',
