@@ -4,7 +4,7 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.check.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.check.json' }],
 	},
 	maxWorkers: 2,
 	testTimeout: 60000,
