@@ -4,12 +4,18 @@ export const uuid = (): string => randomUUID();
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** A timestamp after `previous` (ISO), so that updatedAt changes even within one millisecond. */
-export function nextTimestamp(previous: string | null | undefined): string {
-	const now = Date.now();
-	if (!previous) return iso(now);
-	const prev = Date.parse(previous);
-	return iso(now > prev ? now : prev + 1);
+let lastIssued = 0;
+
+/**
+ * The sandbox's clock for updatedAt and friends: one clock for all records that never goes back, so
+ * that the order of timestamps across jobs is the order in which changes happened (what the trigger's
+ * cursor relies on). It never runs ahead of real time either: changes within one millisecond share it.
+ * `previous` is accepted for call sites that pass a record's last stamp; the result is never before it.
+ */
+export function nextTimestamp(previous?: string | null): string {
+	const floor = previous ? Date.parse(previous) : 0;
+	lastIssued = Math.max(Date.now(), lastIssued, Number.isNaN(floor) ? 0 : floor);
+	return iso(lastIssued);
 }
 
 /** Seeded pseudo-random numbers in [0, 1) (mulberry32). */
