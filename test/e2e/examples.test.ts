@@ -1,0 +1,264 @@
+/**
+ * End-to-end: the example workflows of examples/ (dry run → cost gate → run → report; bytes per storage)
+ * run headless in real n8n (`n8n import:workflow` + `n8n execute`) with the packed package installed, against
+ * an in-process sandbox. The alert example (a trigger) is tested in alert-example.test.ts.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
+import {
+	CREDENTIAL_TYPE,
+	importCredentials,
+	nodeOutput,
+	randomId,
+	runWorkflowHeadless,
+	tempDir,
+	withCredential,
+	type HeadlessResult,
+	type RunResult,
+	type WorkflowJson,
+} from '../../scripts/n8n/lib';
+import type { Job } from '../../nodes/FileTransferManager/api/types';
+import {
+	EXAMPLE_CREDENTIAL_NAME,
+	EXAMPLE_FILES,
+	SandboxClient,
+	listFiles,
+	md5File,
+	prepareUserFolder,
+	ranItems,
+	readExample,
+} from './helpers/examples';
+
+const MINUTE = 60 * 1000;
+const CLIENT_ID = 'examples-e2e-client';
+const CLIENT_SECRET = `examples-e2e-${randomId()}`;
+const { files: FILES, archive: ARCHIVE, bucket: BUCKET } = DEMO_IDS.storageIds;
+
+let workDir: string;
+let userFolder: string;
+let sandbox: Sandbox;
+const credential = { id: randomId(), name: EXAMPLE_CREDENTIAL_NAME };
+
+async function runExample(workflow: WorkflowJson): Promise<RunResult> {
+	const result: HeadlessResult = await runWorkflowHeadless(withCredential(workflow, credential), { userFolder });
+	if (!result.ok || !result.run) {
+		throw new Error(
+			`n8n execute failed (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`,
+		);
+	}
+	process.stderr.write(`[examples e2e] ${workflow.name}: import ${result.seconds.import} s, execute ${result.seconds.execute} s\n`);
+	return result.run;
+}
+
+/** The example with the Settings node's maxCost replaced. */
+function withMaxCost(workflow: WorkflowJson, maxCost: number): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			if (node.name !== 'Settings') return node;
+			const parameters = node.parameters as { assignments: { assignments: Array<{ name: string; value: unknown }> } };
+			const assignments = parameters.assignments.assignments.map((a) => (a.name === 'maxCost' ? { ...a, value: maxCost } : a));
+			return { ...node, parameters: { ...parameters, assignments: { assignments } } };
+		}),
+	};
+}
+
+beforeAll(async () => {
+	workDir = tempDir('ftm-examples-e2e-');
+	userFolder = await prepareUserFolder(workDir);
+	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 200 });
+	await importCredentials(
+		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],
+		{ userFolder },
+	);
+}, 30 * MINUTE);
+
+afterAll(async () => {
+	await sandbox?.close();
+	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+}, MINUTE);
+
+describe('example 1: dry run, cost gate, run from dry run, report', () => {
+	test('under the limit: the real job copies /reports to archive:/archive/reports and the report matches it', async () => {
+		const sourceDir = path.join(sandbox.state.storageDir(FILES), 'reports');
+		const targetDir = path.join(sandbox.state.storageDir(ARCHIVE), 'archive', 'reports');
+		const sourceFiles = listFiles(sourceDir);
+		expect(sourceFiles.length).toBeGreaterThan(0);
+		expect(fs.existsSync(targetDir)).toBe(false);
+		sandbox.requests.clear();
+
+		const run = await runExample(readExample(EXAMPLE_FILES.dryRunThenRun));
+
+		expect(ranItems(run, 'Too Expensive')).toBeUndefined();
+		const report = nodeOutput(run, 'Report');
+		expect(report).toHaveLength(1);
+		const [summary] = report;
+
+		// The report describes the real job as the sandbox holds it.
+		const job = sandbox.state.job(summary.jobId as string);
+		expect(job).toBeDefined();
+		const attrs = job!.attributes;
+		expect(attrs).toMatchObject({
+			status: 'finished',
+			dryRun: false,
+			transferType: 'copy',
+			source: { id: FILES, path: '/reports' },
+			target: { id: ARCHIVE, path: '/archive/reports' },
+		});
+		const dryRun = sandbox.state.job(summary.dryRunJobId as string);
+		expect(dryRun?.attributes).toMatchObject({ status: 'finished', dryRun: true, name: 'Archive reports' });
+		expect(summary).toEqual({
+			jobId: job!.id,
+			jobName: attrs.name,
+			status: 'finished',
+			dryRunJobId: dryRun!.id,
+			estimatedCost: dryRun!.attributes.stats.estimatedCost,
+			transferredFiles: attrs.stats.transferredCount,
+			transferredBytes: attrs.stats.transferredSize,
+			summary: expect.stringContaining(`${attrs.stats.transferredCount} of ${attrs.stats.filesCount} files`),
+		});
+		expect(dryRun!.attributes.stats.estimatedCost).not.toBeNull();
+
+		// The files on disk: every source file copied, byte for byte, and recorded as transferred.
+		const sourceBytes = sourceFiles.reduce((sum, rel) => sum + fs.statSync(path.join(sourceDir, rel)).size, 0);
+		expect(summary.transferredFiles).toBe(sourceFiles.length);
+		expect(summary.transferredBytes).toBe(sourceBytes);
+		expect(listFiles(targetDir)).toEqual(sourceFiles);
+		for (const rel of sourceFiles) {
+			expect(md5File(path.join(targetDir, rel))).toBe(md5File(path.join(sourceDir, rel)));
+		}
+		const transfers = sandbox.state.jobTransfers(job!.id).map((t) => t.attributes);
+		expect(transfers.map((t) => t.path).sort()).toEqual(sourceFiles.map((rel) => `/archive/reports/${rel}`));
+		for (const transfer of transfers) {
+			expect(transfer.status).toBe(0);
+			expect(transfer.hash.md5).toBe(md5File(path.join(targetDir, transfer.path.slice('/archive/reports/'.length))));
+		}
+
+		// Two jobs created: the dry run and the run.
+		expect(sandbox.requests.count({ method: 'POST', path: '/jobs', status: 201 })).toBe(2);
+	}, 10 * MINUTE);
+
+	test('over the limit: the "Too Expensive" branch reports the estimate and no real job is started', async () => {
+		const jobsBefore = sandbox.state.jobs().length;
+		sandbox.requests.clear();
+
+		// Every estimate is at least 0.01 (the per-job price), so 0.001 is always exceeded.
+		const run = await runExample(withMaxCost(readExample(EXAMPLE_FILES.dryRunThenRun), 0.001));
+
+		expect(ranItems(run, 'Run From Dry Run')).toBeUndefined();
+		expect(ranItems(run, 'Report')).toBeUndefined();
+		const [dryRunItem] = nodeOutput(run, 'Dry Run');
+		const out = nodeOutput(run, 'Too Expensive');
+		expect(out).toHaveLength(1);
+		const dryRun = sandbox.state.job(dryRunItem.id as string)!;
+		const cost = dryRun.attributes.stats.estimatedCost!;
+		expect(out[0]).toEqual({
+			dryRunJobId: dryRun.id,
+			estimatedCost: cost,
+			message: `Not started: the dry run "Archive reports" (${dryRun.id}) estimates ${cost.amount} ${cost.currency}, above the limit of 0.001.`,
+		});
+		expect(sandbox.state.jobs().length).toBe(jobsBefore + 1);
+		expect(sandbox.requests.count({ method: 'POST', path: '/jobs' })).toBe(1);
+	}, 10 * MINUTE);
+});
+
+describe('example 3: bytes transferred per target storage in the last 24 hours', () => {
+	test('one item per target storage, with the job count, files and bytes the sandbox state implies', async () => {
+		const client = new SandboxClient(sandbox);
+		// Real runs in the sandbox: one to the bucket, one to the archive.
+		const created = [
+			await client.createJob({
+				name: 'Housekeeping e2e: data to bucket',
+				transferType: 'copy',
+				source: { type: 'file', id: FILES, path: '/data' },
+				target: { id: BUCKET, path: '/housekeeping' },
+				conflictHandling: 'overwrite',
+			}),
+			await client.createJob({
+				name: 'Housekeeping e2e: logs to archive',
+				transferType: 'copy',
+				source: { type: 'file', id: FILES, path: '/logs' },
+				target: { id: ARCHIVE, path: '/housekeeping-logs' },
+				conflictHandling: 'overwrite',
+			}),
+		];
+		for (const job of created) await sandbox.control.waitForJob(job.id, 60000);
+
+		// Recorded jobs around the window: one inside, one finished 30 hours ago, a failed one, a dry run.
+		const hoursAgo = (h: number) => new Date(Date.now() - h * 3600 * 1000).toISOString();
+		const bucketTarget = { id: BUCKET, path: '/recorded', type: 'object-aws' as const };
+		const base = sandbox.state.job(created[0].id)!.attributes.stats;
+		sandbox.control.insertJobs(1, {
+			name: 'Recorded: 2 h ago',
+			status: 'finished',
+			target: bucketTarget,
+			stats: { ...base, finishedAt: hoursAgo(2), transferredCount: 3, transferredSize: 123456 },
+		});
+		const [oldJob] = sandbox.control.insertJobs(1, {
+			name: 'Recorded: 30 h ago',
+			status: 'finished',
+			target: bucketTarget,
+			stats: { ...base, finishedAt: hoursAgo(30), transferredCount: 9, transferredSize: 999999 },
+		});
+		sandbox.control.insertJobs(1, {
+			name: 'Recorded: failed 1 h ago',
+			status: 'failed',
+			target: bucketTarget,
+			stats: { ...base, finishedAt: hoursAgo(1), transferredCount: 1, transferredSize: 555 },
+		});
+		sandbox.control.insertJobs(1, {
+			name: 'Recorded: dry run 1 h ago',
+			status: 'finished',
+			dryRun: true,
+			target: bucketTarget,
+			stats: { ...base, finishedAt: hoursAgo(1), transferredCount: 0, transferredSize: 0 },
+		});
+
+		const startedAt = Date.now();
+		const run = await runExample(readExample(EXAMPLE_FILES.housekeeping));
+
+		// What the workflow should have found: finished real jobs whose finishedAt is within 24 h of the run.
+		// No job is near the edge of the window (inside: minutes or 2 h old; outside: 30 h or 2024).
+		const cutoff = startedAt - 24 * 3600 * 1000;
+		const inWindow = (job: Job) =>
+			job.attributes.status === 'finished' &&
+			!job.attributes.dryRun &&
+			job.attributes.stats.finishedAt !== null &&
+			Date.parse(job.attributes.stats.finishedAt) > cutoff;
+		const expected = new Map<string, { jobs: number; transferredFiles: number; transferredBytes: number }>();
+		for (const job of sandbox.state.jobs().filter(inWindow)) {
+			const entry = expected.get(job.attributes.target.id) ?? { jobs: 0, transferredFiles: 0, transferredBytes: 0 };
+			entry.jobs += 1;
+			entry.transferredFiles += job.attributes.stats.transferredCount;
+			entry.transferredBytes += job.attributes.stats.transferredSize;
+			expected.set(job.attributes.target.id, entry);
+		}
+		const storages = new Map(sandbox.state.storages().map((s) => [s.id, s.attributes]));
+		const expectedItems = [...expected.entries()]
+			.map(([storageId, sums]) => ({
+				storageId,
+				storageName: storages.get(storageId)!.name,
+				storageType: storages.get(storageId)!.type,
+				...sums,
+			}))
+			.sort((a, b) => a.storageId.localeCompare(b.storageId));
+		// Both real runs count, and the test would notice if the 24-hour filter let the old job through.
+		expect(expectedItems.map((i) => i.storageId).sort()).toEqual([ARCHIVE, BUCKET].sort());
+		expect(inWindow(sandbox.state.job(oldJob)!)).toBe(false);
+		for (const job of created) expect(inWindow(sandbox.state.job(job.id)!)).toBe(true);
+
+		const items = nodeOutput(run, 'Per Storage')
+			.map(({ since, ...rest }) => {
+				expect(Math.abs(Date.parse(since as string) - cutoff)).toBeLessThan(5 * MINUTE);
+				return rest;
+			})
+			.sort((a, b) => String(a.storageId).localeCompare(String(b.storageId)));
+		expect(items).toEqual(expectedItems);
+		// The bucket's sum includes the real run's bytes and the job recorded 2 h ago, not the 30 h old one.
+		const bucket = items.find((i) => i.storageId === BUCKET)!;
+		expect(bucket.transferredBytes).toBe(
+			sandbox.state.job(created[0].id)!.attributes.stats.transferredSize + 123456,
+		);
+	}, 10 * MINUTE);
+});
