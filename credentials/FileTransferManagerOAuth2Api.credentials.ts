@@ -16,7 +16,7 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 		dark: 'file:../nodes/FileTransferManager/fileTransferManager.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-file-transfer-manager/n8n-nodes-file-transfer-manager#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-file-transfer-manager#credentials';
 
 	properties: INodeProperties[] = [
 		{
