@@ -318,6 +318,8 @@ function toNodeApiError(
 	});
 	// NodeApiError swaps in n8n's generic text for network codes; ours says what happened.
 	error.message = message;
+	// Without an HTTP status NodeApiError takes the network code for one.
+	if (facts.status === undefined) error.httpCode = null;
 	return error;
 }
 
@@ -344,6 +346,8 @@ function ambiguousError(
 		},
 	);
 	error.message = message;
+	// Without an HTTP status NodeApiError takes the network code for one.
+	if (facts.status === undefined) error.httpCode = null;
 	return error;
 }
 
@@ -373,6 +377,8 @@ function tokenError(ctx: ApiContext, facts: FailureFacts, settings: TransportSet
 		...itemOptions(options.itemIndex),
 	});
 	error.message = message;
+	// Without an HTTP status NodeApiError takes the network code for one.
+	if (facts.status === undefined) error.httpCode = null;
 	return error;
 }
 
