@@ -37,7 +37,7 @@ const validCreate: INodeParameters = {
 	dryRun: true,
 };
 const create = (over: INodeParameters): INodeParameters => ({ ...validCreate, ...over });
-const rule = (condition: string, value: unknown) => ({ scopeRules: { rules: [{ type: 'name', condition, value }] } });
+const rule = (condition: string, value: string): INodeParameters => ({ scopeRules: { rules: [{ type: 'name', condition, value }] } });
 
 interface Case {
 	/** What is wrong. */
