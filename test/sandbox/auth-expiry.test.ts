@@ -1,4 +1,6 @@
-import { eventually, expectUnauthorized, useSandbox } from './helpers';
+import { randomUUID } from 'node:crypto';
+import { DEMO_IDS } from '../../sandbox/src';
+import { eventually, expectUnauthorized, routeTable, useSandbox } from './helpers';
 
 const h = useSandbox({ demo: false, tokenTtlSeconds: 1 });
 
@@ -25,6 +27,16 @@ describe('auth: token lifetime (tokenTtlSeconds: 1)', () => {
 		}, 'the token to expire', 10000);
 		expect(Date.now() - issuedAt).toBeGreaterThanOrEqual(1000 - 50);
 		expectUnauthorized(expired);
+		// 401 comes before any other check, so made-up ids do for the routes that take one.
+		const ids = { accountId: randomUUID(), groupId: randomUUID(), userId: randomUUID(), jobId: randomUUID(), storageId: randomUUID() };
+		for (const r of routeTable(ids, { id: DEMO_IDS.storageIds.files, type: 'file' }, DEMO_IDS.storageIds.archive)) {
+			const res = await h.api.request(r.method, r.path, { body: r.body, token });
+			try {
+				expectUnauthorized(res);
+			} catch (e) {
+				throw new Error(`${r.name} (${r.method} ${r.path}): ${(e as Error).message}`);
+			}
+		}
 		const fresh = await h.api.fetchToken(h.sb.clientId, h.sb.clientSecret);
 		expect((await h.api.get('/jobs', undefined, { token: fresh })).status).toBe(200);
 	});

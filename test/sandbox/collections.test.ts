@@ -143,6 +143,18 @@ describe('collections: filter', () => {
 		expect(ids(disabled)).toEqual([]);
 		expectError(await h.api.get('/storages', { 'filter[bogus]': '1' }), 400, 'invalid-filter');
 	});
+
+	it('storages: a storage the sandbox made unavailable counts as filter[enabled]=false', async () => {
+		const bucket = DEMO_IDS.storageIds.bucket;
+		h.sb.control.setStorageAvailable(bucket, false);
+		try {
+			expect(ids(await h.api.get('/storages', { 'filter[enabled]': 'false' }))).toEqual([bucket]);
+			expect(ids(await h.api.get('/storages', { 'filter[enabled]': 'true' }))).not.toContain(bucket);
+		} finally {
+			h.sb.control.setStorageAvailable(bucket, true);
+		}
+		expect(ids(await h.api.get('/storages', { 'filter[enabled]': 'true' }))).toContain(bucket);
+	});
 });
 
 describe('collections: sort', () => {

@@ -175,6 +175,24 @@ describe('real files: copy, move, sync', () => {
 	});
 });
 
+describe('real files: null paths mean the storage root', () => {
+	it('copies the whole source storage (path null) into the target root (path null)', async () => {
+		put(BUCKET(), `/${uniq('root-a')}`, { 'one.txt': '1', 'sub/two.txt': '2' });
+		const expected = md5Tree(h, BUCKET(), '/');
+		expect(Object.keys(expected).length).toBeGreaterThanOrEqual(2);
+		const { job, transfers } = await run({
+			conflictHandling: 'overwrite',
+			source: { id: BUCKET(), path: null },
+			target: { id: FILES(), path: null },
+		});
+		expect(job.attributes.status).toBe('finished');
+		const atTarget = md5Tree(h, FILES(), '/');
+		for (const [rel, sum] of Object.entries(expected)) expect({ rel, sum: atTarget[rel] }).toEqual({ rel, sum });
+		expect(Object.keys(byPath(transfers)).sort()).toEqual(Object.keys(expected).map((r) => `/${r}`).sort());
+		expectHashesMatchDisk(FILES(), transfers);
+	});
+});
+
 describe('real files: scope rules', () => {
 	const content = {
 		'report-1.csv': '1',

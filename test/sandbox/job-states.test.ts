@@ -92,6 +92,19 @@ describe('job states: system transitions', () => {
 		}
 	});
 
+	it('a job stuck while scanning goes on when the storage returns', async () => {
+		const id = await scanHeavyJob(h);
+		h.sb.control.setStorageAvailable(FILES(), false);
+		try {
+			await pollJob(h, id, (s) => s === 'stuck');
+		} finally {
+			h.sb.control.setStorageAvailable(FILES(), true);
+		}
+		const { job } = await pollJob(h, id, (s) => s !== 'stuck');
+		expect(['scanning', 'running']).toContain(job.attributes.status);
+		expectJsonApi(await setStatus(h, id, 'canceled'), 200);
+	});
+
 	it('control.waitForJob returns on stuck', async () => {
 		const id = await runHeavyJob(h);
 		h.sb.control.setStorageAvailable(ARCHIVE(), false);

@@ -234,7 +234,7 @@ describe('routes: storages (read-only)', () => {
 		expect(ids).toEqual(expect.arrayContaining(Object.values(DEMO_IDS.storageIds)));
 		for (const s of res.data.data) {
 			const a = s.attributes;
-			expect(a).toEqual(expect.objectContaining({ name: expect.any(String), status: expect.any(String), ...timestamps }));
+			expect(a).toEqual(expect.objectContaining({ name: expect.any(String), status: 'ready', ...timestamps }));
 			expect(a).not.toHaveProperty('enabled');
 			expect(a.stats.capacity).toEqual(
 				expect.objectContaining({ bytesUsed: expect.any(Number), fileCount: expect.any(Number) }),
