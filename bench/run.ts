@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --no-install] [--rounds 5] [--no-memory] [--no-profile] [--no-readme]
+ * npm run bench [-- --no-install] [--rounds 7] [--no-memory] [--no-profile] [--no-readme]
  *
  * Our nodes, run through n8n-core's WorkflowExecute / PollContext (test/harness/engine.ts), against the
  * sandbox running in its own process; compared in the same run with a plain keep-alive axios client and
@@ -24,18 +24,18 @@ import { CountingCredentialsHelper, httpRequestNodePath, loadHttpRequestNode } f
 import { PlainClient } from './lib/plain-client';
 import { profile, type ProfileSummary } from './lib/profile';
 import { countRequests, startSandboxProcess, type SandboxProcess } from './lib/sandbox-process';
-import { httpNodeReturnAll, oursJobGet, oursReturnAll, recordsInPages } from './lib/workloads';
+import { httpNodeJobGet, httpNodeReturnAll, oursJobGet, oursReturnAll, recordsInPages } from './lib/workloads';
 
 const { values: flags } = parseArgs({
 	options: {
 		'no-install': { type: 'boolean', default: false },
-		rounds: { type: 'string', default: '5' },
+		rounds: { type: 'string', default: '7' },
 		'no-memory': { type: 'boolean', default: false },
 		'no-profile': { type: 'boolean', default: false },
 		'no-readme': { type: 'boolean', default: false },
 	},
 });
-const ROUNDS = Math.max(1, Number(flags.rounds) || 5);
+const ROUNDS = Math.max(1, Number(flags.rounds) || 7);
 const COMMAND = ['npm run bench', ...process.argv.slice(2)].join(' ').replace('npm run bench -', 'npm run bench -- -');
 
 interface Row {
@@ -108,106 +108,127 @@ async function prepareHttpRequestNode(): Promise<IVersionedNodeType | undefined>
 	return loadHttpRequestNode();
 }
 
-// ---------------------------------------------------------------- Return All over 10,000 jobs
+// ---------------------------------------------------------------- Timed comparisons
+
+interface Variant {
+	name: string;
+	/** Runs the workload once and returns how many records came back correctly. */
+	run: () => Promise<number>;
+}
+
+interface Compared {
+	median: Record<string, number>;
+	requests: Record<string, ReturnType<typeof countRequests>>;
+}
+
+/** One warm-up run of each variant (its requests counted), then ROUNDS rounds in rotating order. */
+async function compare(sandbox: SandboxProcess, variants: Variant[], expected: number): Promise<Compared> {
+	const times: Record<string, number[]> = Object.fromEntries(variants.map((v) => [v.name, []]));
+	const requests: Compared['requests'] = {};
+	for (const variant of variants) {
+		await sandbox.clearRequests();
+		const records = await variant.run();
+		check(records === expected, `${variant.name} returned ${records} records, expected ${expected}`);
+		requests[variant.name] = countRequests(await sandbox.requests());
+	}
+	for (let round = 0; round < ROUNDS; round++) {
+		for (let i = 0; i < variants.length; i++) {
+			const variant = variants[(i + round) % variants.length];
+			const { ms: took, value } = await timed(variant.run);
+			check(value === expected, `${variant.name} returned ${value} records, expected ${expected}`);
+			times[variant.name].push(took);
+		}
+	}
+	return { median: Object.fromEntries(variants.map((v) => [v.name, median(times[v.name])])), requests };
+}
+
+const HTTP_NODE = "n8n's HTTP Request node, pagination";
+const NO_KEEP_ALIVE = 'plain client, new TCP connection per request';
+
+/** Medians kept for the "where our time goes" section. */
+const measured: { returnAll?: Compared; jobGet?: Compared } = {};
 
 async function returnAll(
 	sandbox: SandboxProcess,
-	plain: PlainClient,
+	clients: { plain: PlainClient; noKeepAlive: PlainClient },
 	ours: CountingCredentialsHelper,
 	httpRequest: IVersionedNodeType | undefined,
 	header: CountingCredentialsHelper,
 	total: number,
 ): Promise<void> {
-	log(`Return All over ${total.toLocaleString('en')} jobs: warm-up, then ${ROUNDS} rounds`);
-	const variants: Array<{ name: string; run: () => Promise<number> }> = [
-		{ name: 'plain', run: async () => (await plain.listAllJobs()).length },
+	log(`Return All over ${total.toLocaleString('en')} jobs: a warm-up run each, then ${ROUNDS} rounds`);
+	const variants: Variant[] = [
+		{ name: 'plain', run: async () => (await clients.plain.listAllJobs()).length },
 		{ name: 'ours', run: async () => (await oursReturnAll(ours)).length },
+		{ name: 'noKeepAlive', run: async () => (await clients.noKeepAlive.listAllJobs()).length },
+	];
+	if (httpRequest) {
+		variants.push({ name: 'http', run: async () => recordsInPages(await httpNodeReturnAll(httpRequest, header, sandbox.baseUrl)) });
+	}
+	const result = await compare(sandbox, variants, total);
+	measured.returnAll = result;
+	const { median: t, requests } = result;
+	const label = total.toLocaleString('en');
+	add(`Return All, ${label} jobs: wall time (median of ${ROUNDS})`, t.ours, t.plain, ms, 'plain client (keep-alive)');
+	add(`Return All, ${label} jobs: requests (first run, token included)`, requests.ours.total, requests.plain.total, String, 'plain client (keep-alive)');
+	if (httpRequest) {
+		add(`Return All, ${label} jobs: wall time (median of ${ROUNDS})`, t.ours, t.http, ms, HTTP_NODE);
+		add(`Return All, ${label} jobs: requests (token excluded)`, requests.ours.list, requests.http.list, String, HTTP_NODE);
+		notes.push(
+			`HTTP Request node: authenticated with a Header Auth credential holding the Bearer token fetched beforehand; ${requests.http.list} list requests for ${label} jobs; it outputs one item per page (${Math.ceil(total / 100)} items holding \`data\` arrays), our node one item per job.`,
+		);
+	} else {
+		rows.push({
+			metric: `Return All, ${label} jobs: wall time`,
+			ours: ms(t.ours),
+			baseline: 'skipped',
+			ratio: 'n/a',
+			against: `${HTTP_NODE} (n8n not installed and --no-install given)`,
+		});
+	}
+	add(`Return All, ${label} jobs: wall time (median of ${ROUNDS})`, t.ours, t.noKeepAlive, ms, NO_KEEP_ALIVE);
+}
+
+async function jobGet(
+	sandbox: SandboxProcess,
+	clients: { plain: PlainClient; noKeepAlive: PlainClient },
+	ours: CountingCredentialsHelper,
+	ids: string[],
+	httpRequest: IVersionedNodeType | undefined,
+	header: CountingCredentialsHelper,
+): Promise<void> {
+	log(`Job Get for ${ids.length} input items: a warm-up run each, then ${ROUNDS} rounds`);
+	const plainRun = (client: PlainClient) => async () => {
+		let count = 0;
+		for (const id of ids) if ((await client.getJob(id)).id === id) count++;
+		return count;
+	};
+	const variants: Variant[] = [
+		{ name: 'plain', run: plainRun(clients.plain) },
+		{ name: 'ours', run: async () => (await oursJobGet(ours, ids)).filter((item, i) => item.json.id === ids[i]).length },
+		{ name: 'noKeepAlive', run: plainRun(clients.noKeepAlive) },
 	];
 	if (httpRequest) {
 		variants.push({
 			name: 'http',
-			run: async () => recordsInPages(await httpNodeReturnAll(httpRequest, header, sandbox.baseUrl)),
+			run: async () =>
+				(await httpNodeJobGet(httpRequest, header, sandbox.baseUrl, ids)).filter(
+					(item, i) => (item.json.data as { id?: string } | undefined)?.id === ids[i],
+				).length,
 		});
 	}
-	const times = new Map<string, number[]>(variants.map((v) => [v.name, []]));
-	const requests = new Map<string, ReturnType<typeof countRequests>>();
-	for (const variant of variants) {
-		await sandbox.clearRequests();
-		const records = await variant.run(); // warm-up; also fetches our node's token
-		check(records === total, `${variant.name} returned ${records} records, expected ${total}`);
-		requests.set(variant.name, countRequests(await sandbox.requests()));
-	}
-	for (let round = 0; round < ROUNDS; round++) {
-		// Rotate the order so that no variant always runs right after another one.
-		for (let i = 0; i < variants.length; i++) {
-			const variant = variants[(i + round) % variants.length];
-			const { ms: took, value } = await timed(variant.run);
-			check(value === total, `${variant.name} returned ${value}`);
-			times.get(variant.name)?.push(took);
-		}
-	}
-	const t = (name: string) => median(times.get(name) ?? []);
-	const label = `${(total / 1000).toFixed(0)},000`;
-	add(`Return All, ${label} jobs: wall time (median of ${ROUNDS})`, t('ours'), t('plain'), ms, 'plain client');
-	const oursReq = requests.get('ours');
-	const plainReq = requests.get('plain');
-	if (oursReq && plainReq) {
-		add(
-			`Return All, ${label} jobs: requests (first run, token included)`,
-			oursReq.total,
-			plainReq.total,
-			String,
-			'plain client',
+	const result = await compare(sandbox, variants, ids.length);
+	measured.jobGet = result;
+	const label = `Job Get, ${ids.length.toLocaleString('en')} input items`;
+	add(`${label}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.plain, ms, 'plain client (keep-alive)');
+	add(`${label}: requests`, result.requests.ours.get, result.requests.plain.get, String, 'plain client (keep-alive)');
+	add(`${label}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.noKeepAlive, ms, NO_KEEP_ALIVE);
+	if (httpRequest) {
+		add(`${label}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
+		notes.push(
+			"Job Get with n8n's HTTP Request node: it starts every item's request at once (no batching set), so its 1,000 requests run concurrently; our node and the plain clients send them one after another.",
 		);
 	}
-	if (httpRequest) {
-		add(`Return All, ${label} jobs: wall time (median of ${ROUNDS})`, t('ours'), t('http'), ms, "n8n's HTTP Request node, pagination");
-		const httpReq = requests.get('http');
-		if (oursReq && httpReq) {
-			notes.push(
-				`HTTP Request node: ${httpReq.list} list requests for ${total} jobs (its token was fetched beforehand, as a Bearer header credential); it outputs one item per page (${Math.ceil(total / 100)} items holding \`data\` arrays), our node one item per job.`,
-			);
-			add(`Return All, ${label} jobs: requests (token excluded)`, oursReq.list, httpReq.list, String, "n8n's HTTP Request node, pagination");
-		}
-	} else {
-		rows.push({
-			metric: `Return All, ${label} jobs: wall time`,
-			ours: ms(t('ours')),
-			baseline: 'skipped',
-			ratio: 'n/a',
-			against: "n8n's HTTP Request node (n8n not installed, --no-install)",
-		});
-	}
-	const perRequest = (name: string) => t(name) / (total / 100);
-	notes.push(
-		`Per list request (100 jobs): ours ${perRequest('ours').toFixed(2)} ms, plain ${perRequest('plain').toFixed(2)} ms` +
-			(httpRequest ? `, HTTP Request node ${perRequest('http').toFixed(2)} ms.` : '.'),
-	);
-}
-
-// ---------------------------------------------------------------- Job Get for 1,000 items
-
-async function jobGet(sandbox: SandboxProcess, plain: PlainClient, ours: CountingCredentialsHelper, ids: string[]): Promise<void> {
-	log(`Job Get for ${ids.length} input items: warm-up, then ${ROUNDS} rounds`);
-	const runPlain = async () => {
-		let count = 0;
-		for (const id of ids) if ((await plain.getJob(id)).id === id) count++;
-		return count;
-	};
-	const runOurs = async () => (await oursJobGet(ours, ids)).filter((item, i) => item.json.id === ids[i]).length;
-	const requests: Record<string, number> = {};
-	for (const [name, run] of [['plain', runPlain], ['ours', runOurs]] as const) {
-		await sandbox.clearRequests();
-		check((await run()) === ids.length, `${name} Job Get did not return every job in order`);
-		requests[name] = countRequests(await sandbox.requests()).get;
-	}
-	const times: Record<string, number[]> = { plain: [], ours: [] };
-	for (let round = 0; round < ROUNDS; round++) {
-		const order = round % 2 ? (['ours', 'plain'] as const) : (['plain', 'ours'] as const);
-		for (const name of order) times[name].push((await timed(name === 'plain' ? runPlain : runOurs)).ms);
-	}
-	add(`Job Get, ${ids.length.toLocaleString('en')} input items: wall time (median of ${ROUNDS})`, median(times.ours), median(times.plain), ms, 'plain client');
-	add(`Job Get, ${ids.length.toLocaleString('en')} input items: requests`, requests.ours, requests.plain, String, 'plain client');
 }
 
 // ---------------------------------------------------------------- Token requests across 100 executions
@@ -283,9 +304,13 @@ interface MemoryResult {
 	maxRssMb: number;
 	startHeapMb: number;
 	peakHeapMb: number;
+	/** heapUsed after a full gc at the fullest point (see memory-child.ts). */
+	liveHeapMb: number;
 }
 
-function memoryChild(mode: 'ours' | 'plain' | 'http', sandbox: SandboxProcess, expected: number): Promise<MemoryResult> {
+type MemoryMode = 'ours' | 'plain' | 'http' | 'collect-map' | 'page-map';
+
+function memoryChild(mode: MemoryMode, sandbox: SandboxProcess, expected: number): Promise<MemoryResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(
 			NODE_BIN,
@@ -308,55 +333,80 @@ function memoryChild(mode: 'ours' | 'plain' | 'http', sandbox: SandboxProcess, e
 	});
 }
 
+const growth = (result: MemoryResult) => result.peakHeapMb - result.startHeapMb;
+const live = (result: MemoryResult) => result.liveHeapMb - result.startHeapMb;
+
 async function memory(sandbox: SandboxProcess, total: number, withHttp: boolean): Promise<void> {
 	const label = total.toLocaleString('en');
 	log(`peak memory of Return All over ${label} jobs (each in a fresh child process)`);
 	const ours = await memoryChild('ours', sandbox, total);
 	const plain = await memoryChild('plain', sandbox, total);
-	add(`Return All, ${label} jobs: peak RSS of the process`, ours.maxRssMb, plain.maxRssMb, mb, 'plain client');
-	add(
-		`Return All, ${label} jobs: peak heap growth (peak heapUsed − heapUsed before)`,
-		ours.peakHeapMb - ours.startHeapMb,
-		plain.peakHeapMb - plain.startHeapMb,
-		mb,
-		'plain client',
-	);
-	let line = `Memory, ${label} jobs: RSS before the run ours ${mb(ours.startRssMb)} (n8n-core and our node loaded), plain ${mb(plain.startRssMb)}; wall time in the child ours ${ms(ours.ms)}, plain ${ms(plain.ms)}`;
-	if (withHttp) {
-		const http = await memoryChild('http', sandbox, total);
-		add(`Return All, ${label} jobs: peak RSS of the process`, ours.maxRssMb, http.maxRssMb, mb, "n8n's HTTP Request node, pagination");
-		add(
-			`Return All, ${label} jobs: peak heap growth`,
-			ours.peakHeapMb - ours.startHeapMb,
-			http.peakHeapMb - http.startHeapMb,
-			mb,
-			"n8n's HTTP Request node, pagination",
-		);
-		line += `, HTTP Request node ${ms(http.ms)} (RSS before ${mb(http.startRssMb)})`;
+	const http = withHttp ? await memoryChild('http', sandbox, total) : undefined;
+	add(`Return All, ${label} jobs: peak heap growth (peak heapUsed − heapUsed before the run)`, growth(ours), growth(plain), mb, 'plain client (keep-alive)');
+	add(`Return All, ${label} jobs: peak RSS of the process (maxRSS)`, ours.maxRssMb, plain.maxRssMb, mb, 'plain client (keep-alive)');
+	if (http) {
+		add(`Return All, ${label} jobs: peak heap growth`, growth(ours), growth(http), mb, HTTP_NODE);
+		add(`Return All, ${label} jobs: peak RSS of the process (maxRSS)`, ours.maxRssMb, http.maxRssMb, mb, HTTP_NODE);
 	}
-	notes.push(`${line}.`);
+	if (total > 10_000) {
+		notes.push(
+			`Return All over ${label} jobs in the memory child, one run each, for orientation only (server-bound: every page of a large collection costs the sandbox a pass over it): ours ${ms(ours.ms)}, plain ${ms(plain.ms)}` +
+				(http ? `, HTTP Request node ${ms(http.ms)}.` : '.'),
+		);
+	}
+	notes.push(
+		`Memory, ${label} jobs: RSS before the run (modules loaded, after gc) ours ${mb(ours.startRssMb)}, plain ${mb(plain.startRssMb)}` +
+			(http ? `, HTTP Request node ${mb(http.startRssMb)}` : '') +
+			'; so compare heap growth for the work itself, RSS for what the process costs. Peak heap depends on when the collector runs: expect ±15 MB between runs.',
+	);
+	if (total > 10_000 && !flags['no-profile']) {
+		log(`memory experiment at ${label} jobs: items made after collecting every job vs page by page`);
+		const collect = await memoryChild('collect-map', sandbox, total);
+		const perPage = await memoryChild('page-map', sandbox, total);
+		findings.push(
+			`- Memory, ${label} jobs, outside n8n (plain client + our node's \`jobJson\`), live heap after a full gc at the fullest point / peak heap growth: collecting every job and then mapping them to items, as Job → Get Many does now (\`apiRequestAllItems\` returns all jobs, then \`jobs.map(jobJson)\`): ${mb(live(collect))} / ${mb(growth(collect))}; mapping each page to items as it arrives: ${mb(live(perPage))} / ${mb(growth(perPage))}. For reference, the raw jobs alone (plain client) ${mb(live(plain))} / ${mb(growth(plain))}; our node's output items at the end of its run ${mb(live(ours))}.`,
+		);
+	}
 }
 
 // ---------------------------------------------------------------- Where our time goes
 
-const INCLUSIVE = ['getDecrypted', 'applyDefaultsAndExpressions', 'requestOAuth2', 'httpRequest', 'jobJson', 'getNodeParameter'];
+const findings: string[] = [];
+const profiles: string[] = [];
+const INCLUSIVE = [
+	'router',
+	'getDecrypted',
+	'applyDefaultsAndExpressions',
+	'resolveSimpleParameterValue',
+	'requestOAuth2',
+	'httpRequest',
+	'convertN8nRequestToAxios',
+	'invokeAxios',
+	'jobJson',
+];
 
 function profileTable(title: string, summary: ProfileSummary, requests: number): string[] {
-	const lines = [`#### ${title}`, '', `Profiled wall time ${ms(summary.wallMs)} for ${requests} requests (the profiler slows the run down).`, ''];
-	lines.push('| CPU time by code | ms | ms per request |', '|---|---:|---:|');
+	const sampled = summary.categories.reduce((sum, c) => sum + c.ms, 0);
+	const lines = [
+		`#### ${title}`,
+		'',
+		`${requests} requests; ${ms(sampled)} sampled (the profiler slows the run down; "(idle)" is waiting for the sandbox).`,
+		'',
+		'| Self time in (builtins counted for their caller) | ms | share | ms per request |',
+		'|---|---:|---:|---:|',
+	];
 	for (const { name, ms: took } of summary.categories.filter((c) => c.ms >= 1)) {
-		lines.push(`| ${name} | ${took.toFixed(0)} | ${(took / requests).toFixed(3)} |`);
+		lines.push(`| ${name} | ${took.toFixed(0)} | ${((took / sampled) * 100).toFixed(0)}% | ${(took / requests).toFixed(3)} |`);
 	}
-	lines.push('', '| Inclusive CPU time of | ms | ms per request |', '|---|---:|---:|');
+	lines.push('', '| Inclusive time of | ms | ms per request |', '|---|---:|---:|');
 	for (const [name, took] of Object.entries(summary.inclusive)) {
-		lines.push(`| \`${name}\` | ${took.toFixed(0)} | ${(took / requests).toFixed(3)} |`);
+		if (took > 0) lines.push(`| \`${name}\` | ${took.toFixed(0)} | ${(took / requests).toFixed(3)} |`);
 	}
 	lines.push('');
 	return lines;
 }
 
 async function whereTimeGoes(
-	sandbox: SandboxProcess,
 	plain: PlainClient,
 	ours: CountingCredentialsHelper,
 	ids: string[],
@@ -368,20 +418,34 @@ async function whereTimeGoes(
 	const plainConnections = await countConnections(() => plain.listAllJobs());
 	const oursConnections = await countConnections(() => oursReturnAll(ours));
 	ours.resetCounters();
-	await oursReturnAll(ours);
-	const decryptPerRequest = ours.decryptCalls / pages;
-	const decryptMsPerRequest = ours.decryptMs / pages;
+	const listRun = await timed(() => oursReturnAll(ours));
+	const list = { calls: ours.decryptCalls / pages, ms: ours.decryptMs / pages, share: ours.decryptMs / listRun.ms };
 	ours.resetCounters();
-	const getTime = await timed(() => oursJobGet(ours, ids));
+	const getRun = await timed(() => oursJobGet(ours, ids));
+	const get = { calls: ours.decryptCalls / ids.length, ms: ours.decryptMs / ids.length, share: ours.decryptMs / getRun.ms };
+
+	const perRequest = (compared: Compared | undefined, name: string, count: number) =>
+		compared && name in compared.median ? `${(compared.median[name] / count).toFixed(2)} ms` : 'n/a';
 	out.push(
-		`- TCP connections opened for Return All over ${total.toLocaleString('en')} jobs (${pages} requests): ours ${oursConnections}, plain client ${plainConnections} (its keep-alive socket was open already).`,
-		`- Credential look-ups (\`credentialsHelper.getDecrypted\`): ${decryptPerRequest.toFixed(1)} per request, ${decryptMsPerRequest.toFixed(2)} ms per request in Return All; in Job Get ${(ours.decryptCalls / ids.length).toFixed(1)} per item, ${(ours.decryptMs / ids.length).toFixed(2)} ms per item (${((ours.decryptMs / getTime.ms) * 100).toFixed(0)}% of that run's ${ms(getTime.ms)}).`,
+		'Wall time per request (medians of the timed rounds above):',
 		'',
+		`| | Return All, ${total.toLocaleString('en')} jobs (per page of 100) | Job Get (per item) |`,
+		'|---|---:|---:|',
+		`| plain client, keep-alive | ${perRequest(measured.returnAll, 'plain', pages)} | ${perRequest(measured.jobGet, 'plain', ids.length)} |`,
+		`| plain client, new TCP connection per request | ${perRequest(measured.returnAll, 'noKeepAlive', pages)} | ${perRequest(measured.jobGet, 'noKeepAlive', ids.length)} |`,
+		`| n8n's HTTP Request node (pagination; per item: concurrent requests) | ${perRequest(measured.returnAll, 'http', pages)} | ${perRequest(measured.jobGet, 'http', ids.length)} |`,
+		`| our node in n8n-core | ${perRequest(measured.returnAll, 'ours', pages)} | ${perRequest(measured.jobGet, 'ours', ids.length)} |`,
+		`| … of which credential look-ups (\`getDecrypted\`, test helper) | ${list.ms.toFixed(2)} ms (${list.calls.toFixed(1)} calls) | ${get.ms.toFixed(2)} ms (${get.calls.toFixed(1)} calls) |`,
+		'',
+		`- TCP connections opened by one Return All over ${total.toLocaleString('en')} jobs: our node ${oursConnections}, plain client ${plainConnections} (one keep-alive socket, reused). n8n-core's request helpers build new http.Agents for every request (@n8n/backend-network \`setAxiosAgents\` → \`buildNodeAgents\`), so no socket is reused.`,
+		`- Credential look-ups: ${list.calls.toFixed(1)} per request; ${(list.share * 100).toFixed(0)}% of a Return All run, ${(get.share * 100).toFixed(0)}% of a Job Get run (${ms(getRun.ms)}) with the test credentials helper, which resolves the credential's expressions but reads no database.`,
 	);
 	const plainProfile = await profile(() => plain.listAllJobs(), INCLUSIVE);
 	const oursProfile = await profile(() => oursReturnAll(ours), INCLUSIVE);
 	const getProfile = await profile(() => oursJobGet(ours, ids), INCLUSIVE);
-	out.push(
+	profiles.push(
+		'CPU profiles (V8 sampling profiler, 100 µs, in-process):',
+		'',
 		...profileTable(`Plain client, Return All over ${total.toLocaleString('en')} jobs`, plainProfile, pages),
 		...profileTable(`Our node, Return All over ${total.toLocaleString('en')} jobs`, oursProfile, pages),
 		...profileTable(`Our node, Job Get for ${ids.length.toLocaleString('en')} items`, getProfile, ids.length),
@@ -413,7 +477,7 @@ function writeResults(startedAt: Date, seconds: number, loadBefore: number[], pr
 		...notes.map((note) => `- ${note}`),
 		'',
 	];
-	if (profileLines.length > 0) body.push('## Where our time goes', '', ...profileLines);
+	if (profileLines.length > 0) body.push('## Where our time goes', '', ...profileLines, ...findings, '', ...profiles);
 	const text = `${body.join('\n')}\n`;
 	fs.writeFileSync(path.join(projectRoot, 'bench', 'results.md'), text);
 	return text;
@@ -453,19 +517,23 @@ async function main(): Promise<void> {
 	if (httpRequest) log(`HTTP Request node loaded from ${httpRequestNodePath()}`);
 	const sandbox = await startSandboxProcess();
 	log(`sandbox (pid ${sandbox.pid}) at ${sandbox.baseUrl}`);
-	const plain = new PlainClient(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret);
+	const clients = {
+		plain: new PlainClient(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret),
+		noKeepAlive: new PlainClient(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret, false),
+	};
 	let profileLines: string[] = [];
 	try {
 		const ids = await sandbox.insertJobs(TOTAL);
 		const ours = new CountingCredentialsHelper();
 		ours.set({ baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
 		const header = new CountingCredentialsHelper();
-		header.headerValue = `Bearer ${await plain.bearerToken()}`;
+		header.headerValue = `Bearer ${await clients.plain.bearerToken()}`;
 
-		await returnAll(sandbox, plain, ours, httpRequest, header, TOTAL);
-		await jobGet(sandbox, plain, ours, ids.slice(0, 1000));
+		await returnAll(sandbox, clients, ours, httpRequest, header, TOTAL);
+		await jobGet(sandbox, clients, ours, ids.slice(0, 1000), httpRequest, header);
 		if (!flags['no-memory']) await memory(sandbox, TOTAL, httpRequest !== undefined);
-		if (!flags['no-profile']) profileLines = await whereTimeGoes(sandbox, plain, ours, ids.slice(0, 1000), TOTAL);
+		if (!flags['no-profile']) profileLines = await whereTimeGoes(clients.plain, ours, ids.slice(0, 1000), TOTAL);
+		// Revokes every token issued so far: runs after everything that reuses one.
 		await tokens(sandbox);
 		await trigger(sandbox);
 		if (!flags['no-memory']) {
@@ -474,7 +542,8 @@ async function main(): Promise<void> {
 			await memory(sandbox, BIG, httpRequest !== undefined);
 		}
 	} finally {
-		plain.close();
+		clients.plain.close();
+		clients.noKeepAlive.close();
 		await sandbox.close();
 	}
 	const seconds = (Date.now() - startedAt.getTime()) / 1000;

@@ -142,6 +142,28 @@ export async function runSingleNode(
 }
 
 /**
+ * An HTTP Request node (v4.5) that gets one job per input item, the URL built from the item's `id` by an
+ * expression; same Header Auth credential. Note that the node starts all items' requests at once.
+ */
+export function httpRequestGetNode(baseUrl: string): INode {
+	return {
+		id: 'http-request-get',
+		name: 'HTTP Request',
+		type: HTTP_REQUEST_TYPE,
+		typeVersion: 4.5,
+		position: [0, 0],
+		credentials: { [HEADER_AUTH_TYPE]: { id: HEADER_AUTH_ID, name: 'Bearer header' } },
+		parameters: {
+			method: 'GET',
+			url: `={{ ${JSON.stringify(`${baseUrl}/jobs/`)} + $json.id }}`,
+			authentication: 'genericCredentialType',
+			genericAuthType: HEADER_AUTH_TYPE,
+			options: { response: { response: { responseFormat: 'json' } } },
+		},
+	};
+}
+
+/**
  * An HTTP Request node (v4.5) that lists /jobs with n8n's built-in pagination: page[limit]=100, then
  * page[after] from the previous response's meta.page.after, until that is null. Auth: a Header Auth
  * credential holding "Bearer <token>", the token fetched beforehand.

@@ -9,14 +9,17 @@ import type { Document, Job, ListDocument } from '../../nodes/FileTransferManage
 
 export class PlainClient {
 	private readonly http: AxiosInstance;
-	private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+	private readonly agent: http.Agent;
 	private token: string | undefined;
 
+	/** keepAlive false: a new TCP connection for every request (for comparison only). */
 	constructor(
 		baseUrl: string,
 		private readonly clientId: string,
 		private readonly clientSecret: string,
+		keepAlive = true,
 	) {
+		this.agent = new http.Agent({ keepAlive, maxSockets: 1 });
 		this.http = axios.create({ baseURL: baseUrl, httpAgent: this.agent, headers: { Accept: 'application/vnd.api+json' } });
 	}
 
@@ -43,17 +46,22 @@ export class PlainClient {
 
 	/** Every job, page by page. */
 	async listAllJobs(): Promise<Job[]> {
-		await this.authorize();
 		const jobs: Job[] = [];
+		for await (const page of this.jobPages()) for (const job of page) jobs.push(job);
+		return jobs;
+	}
+
+	/** The pages of /jobs, 100 jobs each, following meta.page.after. */
+	async *jobPages(): AsyncGenerator<Job[]> {
+		await this.authorize();
 		let after: string | null = null;
 		do {
 			const params: Record<string, string | number> = { 'page[limit]': 100 };
 			if (after !== null) params['page[after]'] = after;
 			const { data } = await this.http.get<ListDocument<Job>>('/jobs', { params });
-			for (const job of data.data) jobs.push(job);
+			yield data.data;
 			after = data.meta.page.after;
 		} while (after !== null);
-		return jobs;
 	}
 
 	async getJob(id: string): Promise<Job> {

@@ -5,7 +5,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import type { TestCredentialsHelper } from '../../test/harness/credentials';
 import { runNode } from '../../test/harness/engine';
 import type { CountingCredentialsHelper } from './n8n';
-import { httpRequestPagingNode, nodeTypesWith, runSingleNode } from './n8n';
+import { httpRequestGetNode, httpRequestPagingNode, nodeTypesWith, runSingleNode } from './n8n';
 import type { IVersionedNodeType } from 'n8n-workflow';
 
 export const RETURN_ALL: INodeParameters = { resource: 'job', operation: 'getMany', returnAll: true };
@@ -35,6 +35,26 @@ export async function httpNodeReturnAll(
 	baseUrl: string,
 ): Promise<INodeExecutionData[]> {
 	const { items, error } = await runSingleNode(nodeTypesWith(httpRequest), httpRequestPagingNode(baseUrl), credentials);
+	if (error) {
+		const described = error as Error & { description?: string };
+		throw new Error(`HTTP Request node failed: ${error.message} ${described.description ?? ''}`);
+	}
+	return items;
+}
+
+/** n8n's HTTP Request node getting one job per input item. */
+export async function httpNodeJobGet(
+	httpRequest: IVersionedNodeType,
+	credentials: CountingCredentialsHelper,
+	baseUrl: string,
+	ids: string[],
+): Promise<INodeExecutionData[]> {
+	const { items, error } = await runSingleNode(
+		nodeTypesWith(httpRequest),
+		httpRequestGetNode(baseUrl),
+		credentials,
+		ids.map((id) => ({ json: { id } })),
+	);
 	if (error) {
 		const described = error as Error & { description?: string };
 		throw new Error(`HTTP Request node failed: ${error.message} ${described.description ?? ''}`);
