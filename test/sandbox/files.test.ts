@@ -2,7 +2,9 @@ import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_IDS } from '../../sandbox/src';
 import {
+	createJob,
 	createJobOk,
+	expectError,
 	diskPath,
 	expectJsonApi,
 	listFiles,
@@ -190,6 +192,27 @@ describe('real files: null paths mean the storage root', () => {
 		for (const [rel, sum] of Object.entries(expected)) expect({ rel, sum: atTarget[rel] }).toEqual({ rel, sum });
 		expect(Object.keys(byPath(transfers)).sort()).toEqual(Object.keys(expected).map((r) => `/${r}`).sort());
 		expectHashesMatchDisk(FILES(), transfers);
+	});
+});
+
+describe('real files: paths stay inside the storage', () => {
+	it('a target path with .. segments writes inside the target storage, never next to it', async () => {
+		const src = `/${uniq('esc-src')}`;
+		const name = uniq('escape');
+		put(FILES(), src, { 'e.txt': 'e' });
+		const root = h.sb.state.storageDir(ARCHIVE());
+		const res = await createJob(h, { source: { id: FILES(), path: src }, target: { id: ARCHIVE(), path: `/../../${name}` } });
+		if (res.status === 400) {
+			// Refusing the path is as good as keeping it inside.
+			expectError(res, 400, 'validation-failed', '/data/attributes/target/path');
+		} else {
+			expectJsonApi(res, 201);
+			const { job } = await waitFinal(h, res.data.data.id);
+			expect(job.attributes.status).toBe('finished');
+			expect(listFiles(path.join(root, name))).toEqual(['e.txt']);
+		}
+		expect(listFiles(path.resolve(root, '..', '..', name))).toEqual([]);
+		expect(listFiles(path.resolve(root, '..', name))).toEqual([]);
 	});
 });
 
