@@ -357,7 +357,7 @@ async function memory(sandbox: SandboxProcess, total: number, withHttp: boolean)
 	notes.push(
 		`Memory, ${label} jobs: RSS before the run (modules loaded, after gc) ours ${mb(ours.startRssMb)}, plain ${mb(plain.startRssMb)}` +
 			(http ? `, HTTP Request node ${mb(http.startRssMb)}` : '') +
-			'; so compare heap growth for the work itself, RSS for what the process costs. Peak heap depends on when the collector runs: expect ±15 MB between runs.',
+			'; so compare heap growth for the work itself, RSS for what the process costs. Peak heap depends on when the collector runs: expect 10–20 MB differences between runs.',
 	);
 	if (total > 10_000 && !flags['no-profile']) {
 		log(`memory experiment at ${label} jobs: items made after collecting every job vs page by page`);
@@ -398,9 +398,10 @@ function profileTable(title: string, summary: ProfileSummary, requests: number):
 	for (const { name, ms: took } of summary.categories.filter((c) => c.ms >= 1)) {
 		lines.push(`| ${name} | ${took.toFixed(0)} | ${((took / sampled) * 100).toFixed(0)}% | ${(took / requests).toFixed(3)} |`);
 	}
-	lines.push('', '| Inclusive time of | ms | ms per request |', '|---|---:|---:|');
-	for (const [name, took] of Object.entries(summary.inclusive)) {
-		if (took > 0) lines.push(`| \`${name}\` | ${took.toFixed(0)} | ${(took / requests).toFixed(3)} |`);
+	const inclusive = Object.entries(summary.inclusive).filter(([, took]) => took > 0);
+	if (inclusive.length > 0) {
+		lines.push('', '| Inclusive time of | ms | ms per request |', '|---|---:|---:|');
+		for (const [name, took] of inclusive) lines.push(`| \`${name}\` | ${took.toFixed(0)} | ${(took / requests).toFixed(3)} |`);
 	}
 	lines.push('');
 	return lines;
@@ -484,7 +485,7 @@ function writeResults(startedAt: Date, seconds: number, loadBefore: number[], pr
 }
 
 /** Replaces the figures between the markers of bench/README.md with this run's table. */
-function updateReadme(startedAt: Date): void {
+function updateReadme(startedAt: Date, loadBefore: number[]): void {
 	const file = path.join(projectRoot, 'bench', 'README.md');
 	if (!fs.existsSync(file)) return;
 	const text = fs.readFileSync(file, 'utf8');
@@ -496,7 +497,7 @@ function updateReadme(startedAt: Date): void {
 	const m = machine();
 	const figures = [
 		begin,
-		`Measured ${startedAt.toISOString().slice(0, 10)} with \`${COMMAND}\` on ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}:`,
+		`Measured ${startedAt.toISOString().slice(0, 10)} with \`${COMMAND}\` on ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, load average ${loadBefore[0].toFixed(1)} before the run:`,
 		'',
 		...table(),
 		'',
@@ -548,7 +549,7 @@ async function main(): Promise<void> {
 	}
 	const seconds = (Date.now() - startedAt.getTime()) / 1000;
 	writeResults(startedAt, seconds, loadBefore, profileLines);
-	if (!flags['no-readme']) updateReadme(startedAt);
+	if (!flags['no-readme']) updateReadme(startedAt, loadBefore);
 	process.stdout.write(`\n${table().join('\n')}\n\n${notes.map((note) => `- ${note}`).join('\n')}\n\n`);
 	log(`done in ${seconds.toFixed(0)} s; written to bench/results.md`);
 }
