@@ -333,6 +333,9 @@ it(`${OPERATIONS} seeded operations under random faults leave exactly what their
 	expect(new Set(faulted.map((r) => r.fault))).toEqual(new Set(KINDS));
 	expect(tally.succeeded).toBeGreaterThan(OPERATIONS * 0.9);
 	expect(tally.operations).toBe(OPERATIONS);
+	// Every kind of operation ran, and some failed for good (the faults outlasted the retries).
+	expect([...tally.byOperation.keys()].sort()).toEqual(operations.map(([, name]) => name).sort());
+	expect(tally.failed.size).toBeGreaterThan(0);
 	// No duplicates: every name or address the run used is held at most once.
 	for (const [key, records] of [
 		['name', finalState.groups],
