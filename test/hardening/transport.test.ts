@@ -9,6 +9,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { retryAfterSeconds, retryDelayMs } from '../../nodes/FileTransferManager/transport';
 import { startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
+import { startRecordingProxy } from '../credential/proxy';
 import { credentialsFor, runNode } from '../harness/engine';
 import { ACCOUNT, ARCHIVE, DEMO_IDS, FILES, RawApi, captureLogs, findSecrets, rl, runTexts, secretsOf, uniq } from './harness';
 
@@ -95,7 +96,7 @@ describe('the retry budget (Request Options)', () => {
 		expect(count('GET', '/groups/{id}')).toBe(4);
 		expect(error?.message).toBe('Too Many Requests');
 		expect(error?.description).toContain('raise "Max Retries" under Request Options');
-		expect(error?.description).toContain('The request was sent 4 times.');
+		expect(error?.description).toContain('The request was tried 4 times.');
 	});
 
 	it.each([0, 1, 5])('Max Retries %i: that many repeats of a request that keeps failing with 503', async (maxRetries) => {
@@ -114,6 +115,20 @@ describe('the retry budget (Request Options)', () => {
 			'No clear answer to POST /groups (HTTP 500 Internal Server Error): the request may or may not have been carried out',
 		);
 		expect(sandbox.state.groups().filter((g) => g.attributes.name === name)).toHaveLength(0);
+	});
+
+	it('a refused connection (the service is down) is repeated for a POST too: nothing was sent', async () => {
+		const proxy = await startRecordingProxy(sandbox.baseUrl);
+		const credentials = credentialsFor({ ...sandbox, baseUrl: proxy.baseUrl });
+		expect((await run(getGroup(), { credentials })).error).toBeUndefined();
+		await proxy.close();
+		const name = uniq('refused');
+		const { error } = await run(
+			{ resource: 'group', operation: 'create', name, accountId: rl(ACCOUNT), requestOptions: { ...FAST, maxRetries: 2 } },
+			{ credentials },
+		);
+		expect(error?.message).toBe('The connection to the service failed (ECONNREFUSED)');
+		expect(error?.description).toContain('The request was tried 3 times.');
 	});
 
 	it('a POST answered 429 or 503 is repeated (it was not carried out) and creates one record', async () => {

@@ -259,7 +259,7 @@ function itemOptions(itemIndex: number | undefined): { itemIndex?: number } {
 
 function retryNote(options: ErrorOptions): string | undefined {
 	let note: string | undefined;
-	if (options.attempts > 1) note = `The request was sent ${options.attempts} times.`;
+	if (options.attempts > 1) note = `The request was tried ${options.attempts} times.`;
 	if (options.ambiguousEarlier) {
 		note = join(
 			note,
