@@ -73,13 +73,11 @@ export function captureLogs(): LogCapture {
 	const capture = new LogCapture();
 	LoggerProxy.init(capture);
 	const base = path.dirname(require.resolve('n8n-core'));
-	/* eslint-disable @typescript-eslint/no-require-imports */
 	const { Container } = require(require.resolve('@n8n/di', { paths: [base] })) as {
 		Container: { set(key: unknown, value: unknown): void; get(key: unknown): unknown };
 	};
 	const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [base] })) as { Logger: unknown };
 	const { ErrorReporter } = require('n8n-core') as { ErrorReporter: unknown };
-	/* eslint-enable @typescript-eslint/no-require-imports */
 	Container.set(Logger, capture);
 	(Container.get(ErrorReporter) as { logger: unknown }).logger = capture;
 	return capture;
