@@ -46,12 +46,16 @@ export async function listSince(
 	if (config.serverStatus) qs['filter[status]'] = config.serverStatus;
 	const jobs: Job[] = [];
 	const cursors = new Set<string>();
+	const ids = new Set<string>();
 	let bound = since === null || since === 'newest' ? undefined : timeOf(since);
 	let after: string | null = null;
 	for (;;) {
 		const page = await listPage(ctx, qs, after);
 		let reachedOlder = false;
+		let fresh = 0;
 		for (const job of page.data) {
+			if (!ids.has(job.id)) fresh++;
+			ids.add(job.id);
 			const time = timeOf(job.attributes.updatedAt);
 			if (since === 'newest' && bound === undefined) bound = time;
 			if (bound !== undefined && time < bound) {
@@ -62,7 +66,8 @@ export async function listSince(
 		}
 		const next = page.meta.page.after;
 		if (reachedOlder || next === null || next === undefined) break;
-		if (cursors.has(next) || page.data.length === 0) {
+		// A page that brings no job not seen before, under a new cursor, would otherwise page forever.
+		if (cursors.has(next) || page.data.length === 0 || fresh === 0) {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				'The service returned a page cursor that does not advance; stopped to avoid an endless loop',
