@@ -4,12 +4,12 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { routes } from '../api/routes';
 import type { CreateBody, Document, Job, JobCreateAttributes, ListDocument } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
-import { AmbiguousRequestError, apiRequest } from '../transport';
+import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
 import { samePath } from './jobBody';
 
 /** Jobs remembered before the create; enough to tell apart jobs that share a creation millisecond. */
 const SNAPSHOT_SIZE = 10;
-/** Pause before looking for the job, for a service that stores it just after the connection broke. */
+/** First pause before looking for the job, for a service that stores it just after the connection broke. */
 const SETTLE_MS = 1000;
 
 export interface CreatedJob {
@@ -85,28 +85,34 @@ async function recover(
 	cause: NodeApiError,
 	itemIndex: number,
 ): Promise<Job> {
-	let jobs: Job[];
-	await sleep(SETTLE_MS);
-	try {
-		const page = await apiRequest<ListDocument<Job>>(ctx, routes.listJobs(), {
-			qs: { ...candidateQuery(attributes), 'page[limit]': PAGE_LIMIT_MAX },
-			itemIndex,
-		});
-		jobs = Array.isArray(page.data) ? page.data : [];
-	} catch (error) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The job may or may not have been created: the create request failed (${cause.message}) and the check for a new job failed too [item ${itemIndex}]`,
-			{
-				itemIndex,
-				description: `Check failed with: ${(error as Error).message}. The create request was not repeated, so that no job is started twice. Look for the job with Job → Get Many (filter by source and target storage) before running this again.`,
-			},
-		);
-	}
+	// A service may still be storing the job after the connection broke: look again, with growing pauses,
+	// for as long as one request may take (Request Options > Timeout), before saying none was found.
+	const window = settingsFromNode(ctx, itemIndex).timeout ?? DEFAULT_TRANSPORT.timeout;
 	const isNew = (job: Job) =>
 		!before.ids.has(job.id) && (before.newest === undefined || job.attributes.createdAt >= before.newest);
-	const fresh = jobs.filter(isNew);
-	const candidates = fresh.filter((job) => matchesSent(job, attributes));
+	let candidates: Job[] = [];
+	for (let waited = 0, pause = SETTLE_MS; waited < window; waited += pause, pause *= 2) {
+		await sleep(Math.min(pause, window - waited));
+		let jobs: Job[];
+		try {
+			const page = await apiRequest<ListDocument<Job>>(ctx, routes.listJobs(), {
+				qs: { ...candidateQuery(attributes), 'page[limit]': PAGE_LIMIT_MAX },
+				itemIndex,
+			});
+			jobs = Array.isArray(page.data) ? page.data : [];
+		} catch (error) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The job may or may not have been created: the create request failed (${cause.message}) and the check for a new job failed too [item ${itemIndex}]`,
+				{
+					itemIndex,
+					description: `Check failed with: ${(error as Error).message}. The create request was not repeated, so that no job is started twice. Look for the job with Job → Get Many (filter by source and target storage) before running this again.`,
+				},
+			);
+		}
+		candidates = jobs.filter(isNew).filter((job) => matchesSent(job, attributes));
+		if (candidates.length > 0) break;
+	}
 	if (candidates.length === 1) return candidates[0];
 	const causeText = cause.description ? `${cause.message}: ${cause.description}` : cause.message;
 	if (candidates.length === 0) {

@@ -6,6 +6,10 @@ import { ARCHIVE, FILES, createParameters, jobsNamed, uniq, useJobSandbox } from
 
 const t = useJobSandbox();
 
+/** Job Create with a short request timeout: the recovery looks for the job for as long as one timeout. */
+const create = (over: Parameters<typeof createParameters>[0] = {}) =>
+	createParameters({ requestOptions: { timeout: 2 }, ...over });
+
 const postJobs = () => t.sandbox.requests.count({ method: 'POST', path: '/jobs' });
 const jobsAt = (targetPath: string) =>
 	t.sandbox.state.jobs().filter((job) => job.attributes.target.id === ARCHIVE && job.attributes.target.path === targetPath);
@@ -17,7 +21,7 @@ describe('job: create after an ambiguous failure', () => {
 		const name = uniq('dropped-answer');
 		const posts = postJobs();
 		t.sandbox.faults.add({ kind: 'drop-after-body', method: 'POST', path: '/jobs' });
-		const { items, error } = await t.run(createParameters({ additionalFields: { name } }));
+		const { items, error } = await t.run(create({ additionalFields: { name } }));
 		expect(error).toBeUndefined();
 		const held = jobsNamed(t.sandbox, name);
 		expect(held).toHaveLength(1);
@@ -30,7 +34,7 @@ describe('job: create after an ambiguous failure', () => {
 		const name = uniq('dropped-request');
 		const posts = postJobs();
 		t.sandbox.faults.add({ kind: 'drop-before-body', method: 'POST', path: '/jobs' });
-		const result = await t.run(createParameters({ additionalFields: { name } }));
+		const result = await t.run(create({ additionalFields: { name } }));
 		expect(result.error?.message).toContain('The job may or may not have been created');
 		expect(result.error?.message).toContain('no new matching job was found');
 		expect(result.error?.description).toContain('did not repeat the request');
@@ -40,19 +44,19 @@ describe('job: create after an ambiguous failure', () => {
 
 	it('an identical job from before is not taken for the new one (drop-before-body)', async () => {
 		const targetPath = `/${uniq('same')}`;
-		const first = await t.run(createParameters({ targetPath }));
+		const first = await t.run(create({ targetPath }));
 		expect(first.error).toBeUndefined();
 		t.sandbox.faults.add({ kind: 'drop-before-body', method: 'POST', path: '/jobs' });
-		const result = await t.run(createParameters({ targetPath }));
+		const result = await t.run(create({ targetPath }));
 		expect(result.error?.message).toContain('no new matching job was found');
 		expect(jobsAt(targetPath).map((job) => job.id)).toEqual([first.items[0].json.id]);
 	});
 
 	it('an identical job from before is not taken for the new one (drop-after-body: the new one is output)', async () => {
 		const targetPath = `/${uniq('same-again')}`;
-		const first = await t.run(createParameters({ targetPath }));
+		const first = await t.run(create({ targetPath }));
 		t.sandbox.faults.add({ kind: 'drop-after-body', method: 'POST', path: '/jobs' });
-		const { items, error } = await t.run(createParameters({ targetPath }));
+		const { items, error } = await t.run(create({ targetPath }));
 		expect(error).toBeUndefined();
 		const held = jobsAt(targetPath);
 		expect(held).toHaveLength(2);
@@ -65,7 +69,7 @@ describe('job: create after an ambiguous failure', () => {
 		const targetPath = `/${uniq('twins')}`;
 		t.sandbox.faults.add({ kind: 'drop-after-body', method: 'POST', path: '/jobs' });
 		const posts = postJobs();
-		const running = t.run(createParameters({ targetPath, additionalFields: { name } }));
+		const running = t.run(create({ targetPath, additionalFields: { name } }));
 		// While the node looks for its job, another client creates one with the same settings, and one
 		// with the same storages but another target path (which does not count).
 		for (let i = 0; i < 2000 && postJobs() === posts; i++) await new Promise((r) => setTimeout(r, 5));
@@ -93,7 +97,7 @@ describe('job: create after an ambiguous failure', () => {
 		const targetPath = `/${uniq('neighbour')}`;
 		t.sandbox.faults.add({ kind: 'drop-after-body', method: 'POST', path: '/jobs' });
 		const posts = postJobs();
-		const running = t.run(createParameters({ targetPath, additionalFields: { name } }));
+		const running = t.run(create({ targetPath, additionalFields: { name } }));
 		for (let i = 0; i < 2000 && postJobs() === posts; i++) await new Promise((r) => setTimeout(r, 5));
 		t.sandbox.control.insertJobs(1, {
 			name,
@@ -114,7 +118,7 @@ describe('job: create after an ambiguous failure', () => {
 		const name = uniq('server-error');
 		const posts = postJobs();
 		t.sandbox.faults.add({ kind: 'internal-error', method: 'POST', path: '/jobs' });
-		const result = await t.run(createParameters({ additionalFields: { name } }));
+		const result = await t.run(create({ additionalFields: { name } }));
 		expect(result.error?.message).toContain('The job may or may not have been created');
 		expect(result.error?.description).toContain('Internal Server Error');
 		expect(postJobs()).toBe(posts + 1);
@@ -125,7 +129,7 @@ describe('job: create after an ambiguous failure', () => {
 		const name = uniq('unavailable');
 		const posts = postJobs();
 		t.sandbox.faults.add({ kind: 'unavailable', method: 'POST', path: '/jobs', retryAfterSeconds: 0 });
-		const { items, error } = await t.run(createParameters({ additionalFields: { name } }));
+		const { items, error } = await t.run(create({ additionalFields: { name } }));
 		expect(error).toBeUndefined();
 		expect(postJobs()).toBe(posts + 2);
 		const held = jobsNamed(t.sandbox, name);
@@ -133,4 +137,19 @@ describe('job: create after an ambiguous failure', () => {
 		expect(items[0].json.id).toBe(held[0].id);
 		expect(items[0].json.recoveredAfterAmbiguousError).toBeUndefined();
 	});
+
+	it('a create the service carries out only after the node gave up waiting is still found, by looking again', async () => {
+		const name = uniq('late-create');
+		// The answer (and the job) comes 3.5 s after the request; the node gives up after 2 s, then looks
+		// after 1 s (nothing yet) and again 1 s later (the job is there), within one timeout.
+		t.sandbox.faults.add({ kind: 'slow', method: 'POST', path: '/jobs', delayMs: 3500 });
+		const { items, error } = await t.run(
+			create({ additionalFields: { name }, requestOptions: { timeout: 2, maxRetries: 0 } }),
+		);
+		expect(error).toBeUndefined();
+		const held = jobsNamed(t.sandbox, name);
+		expect(held).toHaveLength(1);
+		expect(items[0].json).toEqual(expect.objectContaining({ id: held[0].id, recoveredAfterAmbiguousError: true }));
+	});
 });
+
