@@ -408,7 +408,22 @@ interface Connection {
 	skipTls: boolean;
 }
 
+/**
+ * The credential's connection settings, read once per node context (one execution of the node, one poll,
+ * one list search): n8n resolves and decrypts a credential on every read, and its OAuth2 path reads it
+ * again per request anyway.
+ */
+const connections = new WeakMap<ApiContext, Connection>();
+
 async function connectionOf(ctx: ApiContext, itemIndex?: number): Promise<Connection> {
+	const known = connections.get(ctx);
+	if (known) return known;
+	const connection = await readConnection(ctx, itemIndex);
+	connections.set(ctx, connection);
+	return connection;
+}
+
+async function readConnection(ctx: ApiContext, itemIndex?: number): Promise<Connection> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	if (!/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/i.test(baseUrl)) {
