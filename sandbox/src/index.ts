@@ -149,6 +149,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const adminRouter = new Router();
 	const front = new HttpFront({ api: apiRouter, admin: adminRouter, auth, faults, log: requests });
 	const server = http.createServer({ keepAlive: true }, front.listener);
+	// Idle keep-alive sockets stay open for a minute: a server that closes them after Node's default 5 s
+	// races clients that reuse a socket just then ("socket hang up"); close() destroys them anyway.
+	server.keepAliveTimeout = 60_000;
+	server.headersTimeout = 65_000;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(options.port ?? 0, '127.0.0.1', () => {
