@@ -4,9 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Account } from '../../api/types';
 import { returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { readLimit, sortCollection, sortParameter } from '../../helpers/validate';
-import { apiRequestAllItems } from '../../transport';
+import { sortCollection } from '../../helpers/validate';
+import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },
@@ -43,17 +42,8 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (filters.name !== undefined && filters.name !== '') qs['filter[name]'] = String(filters.name);
-	const sort = sortParameter(
-		this,
-		itemIndex,
-		this.getNodeParameter('sort', itemIndex, {}),
-		SORT_FIELDS.map((field) => field.value),
-	);
-	if (sort) qs.sort = sort;
-	const accounts = await apiRequestAllItems<Account>(this, routes.listAccounts(), qs, { limit, itemIndex });
-	return toItems(accounts.map(flatten));
+	return await getManyRecords<Account>(this, itemIndex, routes.listAccounts(), qs, SORT_FIELDS);
 }

@@ -4,9 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Group } from '../../api/types';
 import { accountLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { locatorValue, optionalUuid, readLimit, sortCollection, sortParameter } from '../../helpers/validate';
-import { apiRequestAllItems } from '../../transport';
+import { locatorValue, optionalUuid, sortCollection } from '../../helpers/validate';
+import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [
 	{ name: 'Account ID', value: 'accountId' },
@@ -45,19 +44,10 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	const accountId = optionalUuid(this, itemIndex, 'Account', locatorValue(filters.accountId));
 	if (accountId) qs['filter[accountId]'] = accountId;
 	if (filters.name !== undefined && filters.name !== '') qs['filter[name]'] = String(filters.name);
-	const sort = sortParameter(
-		this,
-		itemIndex,
-		this.getNodeParameter('sort', itemIndex, {}),
-		SORT_FIELDS.map((field) => field.value),
-	);
-	if (sort) qs.sort = sort;
-	const groups = await apiRequestAllItems<Group>(this, routes.listGroups(), qs, { limit, itemIndex });
-	return toItems(groups.map(flatten));
+	return await getManyRecords<Group>(this, itemIndex, routes.listGroups(), qs, SORT_FIELDS);
 }

@@ -12,16 +12,8 @@ import {
 	userLocator,
 } from '../../descriptions/common.descriptions';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
-import {
-	locatorValue,
-	optionalUuid,
-	readLimit,
-	requireBoolean,
-	requireOneOf,
-	sortCollection,
-	sortParameter,
-} from '../../helpers/validate';
-import { apiRequestAllItems } from '../../transport';
+import { locatorValue, optionalUuid, requireBoolean, requireOneOf, sortCollection } from '../../helpers/validate';
+import { getManyRecords } from '../../helpers/list';
 
 /** Fields jobs can be sorted on, with their UI names; `stats.*` sorts on the job's statistics. */
 export const JOB_SORT_FIELDS = [
@@ -145,17 +137,9 @@ function filterQuery(ctx: IExecuteFunctions, itemIndex: number, filters: IDataOb
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const limit = readLimit(this, itemIndex);
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
-	const sort = sortParameter(
-		this,
-		itemIndex,
-		this.getNodeParameter('sort', itemIndex, {}),
-		JOB_SORT_FIELDS.map((option) => option.value),
-	);
-	if (sort) qs.sort = sort;
 	const simplify = readSimplify(this, itemIndex);
-
-	const jobs = await apiRequestAllItems<Job>(this, routes.listJobs(), qs, { limit, itemIndex });
-	return jobs.map((job) => ({ json: jobJson(job, simplify) }));
+	return await getManyRecords<Job>(this, itemIndex, routes.listJobs(), qs, JOB_SORT_FIELDS, (job) =>
+		jobJson(job, simplify),
+	);
 }

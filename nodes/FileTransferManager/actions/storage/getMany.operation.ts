@@ -5,9 +5,8 @@ import { routes } from '../../api/routes';
 import type { Storage, StorageType } from '../../api/types';
 import { STORAGE_TYPES } from '../../api/types';
 import { returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { readLimit, requireBoolean, requireOneOf, sortCollection, sortParameter } from '../../helpers/validate';
-import { apiRequestAllItems } from '../../transport';
+import { requireBoolean, requireOneOf, sortCollection } from '../../helpers/validate';
+import { getManyRecords } from '../../helpers/list';
 
 const TYPE_NAMES: Record<StorageType, string> = {
 	file: 'File Share',
@@ -74,7 +73,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (filters.type !== undefined) {
@@ -85,13 +83,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	if (filters.name !== undefined && filters.name !== '') qs['filter[name]'] = String(filters.name);
 	if (filters.status !== undefined && filters.status !== '') qs['filter[status]'] = String(filters.status);
-	const sort = sortParameter(
-		this,
-		itemIndex,
-		this.getNodeParameter('sort', itemIndex, {}),
-		SORT_FIELDS.map((field) => field.value),
-	);
-	if (sort) qs.sort = sort;
-	const storages = await apiRequestAllItems<Storage>(this, routes.listStorages(), qs, { limit, itemIndex });
-	return toItems(storages.map(flatten));
+	return await getManyRecords<Storage>(this, itemIndex, routes.listStorages(), qs, SORT_FIELDS);
 }

@@ -4,16 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { User } from '../../api/types';
 import { accountLocator, groupLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import {
-	locatorValue,
-	optionalUuid,
-	readLimit,
-	requireEmail,
-	sortCollection,
-	sortParameter,
-} from '../../helpers/validate';
-import { apiRequestAllItems } from '../../transport';
+import { locatorValue, optionalUuid, requireEmail, sortCollection } from '../../helpers/validate';
+import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },
@@ -54,7 +46,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	const accountId = optionalUuid(this, itemIndex, 'Account', locatorValue(filters.accountId));
@@ -64,13 +55,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (filters.email !== undefined && filters.email !== '') {
 		qs['filter[email]'] = requireEmail(this, itemIndex, 'Email', filters.email);
 	}
-	const sort = sortParameter(
-		this,
-		itemIndex,
-		this.getNodeParameter('sort', itemIndex, {}),
-		SORT_FIELDS.map((field) => field.value),
-	);
-	if (sort) qs.sort = sort;
-	const users = await apiRequestAllItems<User>(this, routes.listUsers(), qs, { limit, itemIndex });
-	return toItems(users.map(flatten));
+	return await getManyRecords<User>(this, itemIndex, routes.listUsers(), qs, SORT_FIELDS);
 }
