@@ -46,92 +46,47 @@ async function searchPage(
 	return { results, paginationToken: after };
 }
 
-function label(record: AnyResource, text: string): INodeListSearchItems {
-	return { name: text, value: 'id' in record ? record.id : '' };
-}
-
-export async function searchJobs(
+type SearchMethod = (
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage(
-		this,
-		routes.listJobs(),
-		'-createdAt',
-		(record) => {
-			const attributes = record.attributes as { name?: string; status?: string; dryRun?: boolean };
-			const name = attributes.name || ('id' in record ? record.id : '');
-			return label(record, `${name} (${attributes.status}${attributes.dryRun ? ', dry run' : ''})`);
-		},
-		filter,
-		paginationToken,
-	);
+) => Promise<INodeListSearchResult>;
+
+/** A list-search method over one collection, sorted so that the picker reads well, labelled per record. */
+function searcher(route: () => Route, sort: string, text: (record: AnyResource) => string): SearchMethod {
+	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+		return await searchPage(
+			this,
+			route(),
+			sort,
+			(record) => ({ name: text(record), value: 'id' in record ? record.id : '' }),
+			filter,
+			paginationToken,
+		);
+	};
 }
 
-export async function searchStorages(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage(
-		this,
-		routes.listStorages(),
-		'name',
-		(record) => {
-			const attributes = record.attributes as { name?: string; type?: string };
-			return label(record, `${attributes.name} (${attributes.type})`);
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const searchJobs = searcher(routes.listJobs, '-createdAt', (record) => {
+	const attributes = record.attributes as { name?: string; status?: string; dryRun?: boolean };
+	const name = attributes.name || ('id' in record ? record.id : '');
+	return `${name} (${attributes.status}${attributes.dryRun ? ', dry run' : ''})`;
+});
 
-export async function searchUsers(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage(
-		this,
-		routes.listUsers(),
-		'email',
-		(record) => {
-			const attributes = record.attributes as { email?: string; firstName?: string; lastName?: string };
-			const fullName = [attributes.firstName, attributes.lastName].filter(Boolean).join(' ');
-			return label(record, fullName ? `${fullName} <${attributes.email}>` : String(attributes.email));
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const searchStorages = searcher(routes.listStorages, 'name', (record) => {
+	const attributes = record.attributes as { name?: string; type?: string };
+	return `${attributes.name} (${attributes.type})`;
+});
 
-export async function searchGroups(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage(
-		this,
-		routes.listGroups(),
-		'name',
-		(record) => label(record, String((record.attributes as { name?: string }).name)),
-		filter,
-		paginationToken,
-	);
-}
+export const searchUsers = searcher(routes.listUsers, 'email', (record) => {
+	const attributes = record.attributes as { email?: string; firstName?: string; lastName?: string };
+	const fullName = [attributes.firstName, attributes.lastName].filter(Boolean).join(' ');
+	return fullName ? `${fullName} <${attributes.email}>` : String(attributes.email);
+});
 
-export async function searchAccounts(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage(
-		this,
-		routes.listAccounts(),
-		'name',
-		(record) => label(record, String((record.attributes as { name?: string }).name)),
-		filter,
-		paginationToken,
-	);
-}
+export const searchGroups = searcher(routes.listGroups, 'name', (record) =>
+	String((record.attributes as { name?: string }).name),
+);
+
+export const searchAccounts = searcher(routes.listAccounts, 'name', (record) =>
+	String((record.attributes as { name?: string }).name),
+);
