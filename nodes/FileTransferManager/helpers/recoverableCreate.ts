@@ -1,0 +1,142 @@
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { Route } from '../api/routes';
+import type { Document, ListDocument, Timestamps } from '../api/types';
+import { PAGE_LIMIT_MAX } from '../api/types';
+import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
+
+/** Records remembered before the create; enough to tell apart records that share a creation millisecond. */
+const SNAPSHOT_SIZE = 10;
+/** First pause before looking for the record, for a service that stores it just after the connection broke. */
+const SETTLE_MS = 1000;
+
+interface Created {
+	id: string;
+	attributes: Timestamps;
+}
+
+export interface RecoverableCreate<T extends Created> {
+	/** What is created, for messages: "job", "group", "user". */
+	noun: string;
+	createRoute: Route;
+	listRoute: Route;
+	body: IDataObject;
+	/** Filters that list the records this create could have made (exact matches on what is sent). */
+	candidateFilters: IDataObject;
+	/** Whether a listed record carries everything the create sent. */
+	matches: (record: T) => boolean;
+	/** Where the user can look, e.g. "Job → Get Many (filter by source and target storage)". */
+	lookHint: string;
+}
+
+export interface CreateResult<T> {
+	record: T;
+	/** True when the create request failed ambiguously and the record was found afterwards. */
+	recovered: boolean;
+}
+
+interface Snapshot {
+	/** createdAt of the newest matching record before the request, if any. */
+	newest?: string;
+	ids: Set<string>;
+}
+
+async function listCandidates<T extends Created>(
+	ctx: IExecuteFunctions,
+	spec: RecoverableCreate<T>,
+	limit: number,
+	itemIndex: number,
+): Promise<T[]> {
+	const page = await apiRequest<ListDocument<T>>(ctx, spec.listRoute, {
+		qs: { ...spec.candidateFilters, sort: '-createdAt', 'page[limit]': limit },
+		itemIndex,
+	});
+	return Array.isArray(page.data) ? page.data : [];
+}
+
+/**
+ * Looks for the record an ambiguously failed create may have made: a matching record created since the
+ * snapshot (by the server's own createdAt, so clock skew does not matter) that was not in it. A service
+ * may still be storing it after the connection broke, so it looks again with growing pauses for as long
+ * as one request may take (Request Options > Timeout).
+ */
+async function recover<T extends Created>(
+	ctx: IExecuteFunctions,
+	spec: RecoverableCreate<T>,
+	before: Snapshot,
+	cause: NodeApiError,
+	itemIndex: number,
+): Promise<T> {
+	const { noun, lookHint } = spec;
+	const window = settingsFromNode(ctx, itemIndex).timeout ?? DEFAULT_TRANSPORT.timeout;
+	const isNew = (record: T) =>
+		!before.ids.has(record.id) && (before.newest === undefined || record.attributes.createdAt >= before.newest);
+	let candidates: T[] = [];
+	for (let waited = 0, pause = SETTLE_MS; waited < window; waited += pause, pause *= 2) {
+		await sleep(Math.min(pause, window - waited));
+		let records: T[];
+		try {
+			records = await listCandidates(ctx, spec, PAGE_LIMIT_MAX, itemIndex);
+		} catch (error) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The ${noun} may or may not have been created: the create request failed (${cause.message}) and the check for a new ${noun} failed too [item ${itemIndex}]`,
+				{
+					itemIndex,
+					description: `Check failed with: ${(error as Error).message}. The create request was not repeated, so that nothing is created twice. Look for it with ${lookHint} before running this again.`,
+				},
+			);
+		}
+		candidates = records.filter(isNew).filter(spec.matches);
+		if (candidates.length > 0) break;
+	}
+	if (candidates.length === 1) return candidates[0];
+	const causeText = cause.description ? `${cause.message}: ${cause.description}` : cause.message;
+	if (candidates.length === 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The ${noun} may or may not have been created: the service did not answer the create request, and no new matching ${noun} was found [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description: `Cause: ${causeText}. Most likely the request never reached the service; it may also still be processing it. The node did not repeat the request, because repeating a create that did go through creates it twice. Look for it with ${lookHint} before running this again.`,
+			},
+		);
+	}
+	const ids = candidates.map((record) => record.id).join(', ');
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The ${noun} may or may not have been created: the service did not answer the create request, and ${candidates.length} new ${noun}s match it (${ids}) [item ${itemIndex}]`,
+		{
+			itemIndex,
+			description: `Cause: ${causeText}. Candidate IDs: ${ids}. Other clients created the same at the same time, so the node cannot tell which one is this request's. Check them before running this again.`,
+		},
+	);
+}
+
+/**
+ * POST without ever repeating it blindly: when the request fails ambiguously (dropped connection,
+ * timeout, 500, 502, an answer that is not JSON), finds the record it may have created instead. Costs one
+ * list request before the create, which fixes what "created since the request" means on the server's
+ * clock.
+ */
+export async function createRecoverable<T extends Created>(
+	ctx: IExecuteFunctions,
+	spec: RecoverableCreate<T>,
+	itemIndex: number,
+): Promise<CreateResult<T>> {
+	const known = await listCandidates(ctx, spec, SNAPSHOT_SIZE, itemIndex);
+	const before: Snapshot = { newest: known[0]?.attributes.createdAt, ids: new Set(known.map((r) => r.id)) };
+	let failure: unknown;
+	try {
+		const document = await apiRequest<Document<T>>(ctx, spec.createRoute, { body: spec.body, itemIndex });
+		return { record: document.data, recovered: false };
+	} catch (error) {
+		if (error instanceof AmbiguousRequestError) {
+			return { record: await recover(ctx, spec, before, error, itemIndex), recovered: true };
+		}
+		failure = error;
+	}
+	// Any other failure is already a NodeApiError from the transport: passed on unchanged.
+	throw failure;
+}
