@@ -36,8 +36,7 @@ const SLOW_MS = 600;
 
 /** Every error message the node may give under these faults; anything else is not "clear". */
 const CLEAR_ERRORS = [
-	/^No clear answer to POST \/(users|groups) \(.+\): the request may or may not have been carried out$/,
-	/^The job may or may not have been created: /,
+	/^The (job|user|group) may or may not have been created: /,
 	/^The service did not answer within 0\.3 seconds$/,
 	/^The connection to the service failed \(E[A-Z]+\)$/,
 	/^The service answered with something that is not JSON$/,

@@ -16,10 +16,11 @@ export type OpKind =
 	| 'read'
 	/** PATCH of absolute values, DELETE: repeated after any fault. */
 	| 'write'
-	/** POST of a user or group: repeated only when the server did not carry it out. */
+	/**
+	 * POST of a job, user or group: repeated only when the server did not carry it out; after an unclear
+	 * answer the node looks for the record it may have made.
+	 */
 	| 'create'
-	/** POST /jobs: like create, and an unclear answer makes the node look for the job. */
-	| 'jobCreate'
 	/** The trigger's poll: reads; a failed poll is made good by the next one. */
 	| 'trigger';
 
@@ -276,7 +277,7 @@ export const OPERATIONS: OpSpec<IDataObject>[] = [
 	// Job
 	action({
 		name: 'job.create',
-		kind: 'jobCreate',
+		kind: 'create',
 		target: { method: 'POST', path: '/jobs' },
 		setup: async () => ({ name: uniq('job') }),
 		parameters: (ctx) => ({
@@ -358,7 +359,7 @@ export const OPERATIONS: OpSpec<IDataObject>[] = [
 	),
 	action({
 		name: 'job.runFromDryRun',
-		kind: 'jobCreate',
+		kind: 'create',
 		target: { method: 'POST', path: '/jobs' },
 		setup: async (env) => {
 			const path = `/${uniq('real')}`;

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { CreateBody, Document, Group, GroupCreateAttributes } from '../../api/types';
+import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
 import { requireNonEmpty, requireUuid } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
+import { createRecoverable } from '../../helpers/recoverableCreate';
 
 const properties: INodeProperties[] = [
 	accountLocator({ description: 'The account the new group belongs to' }),
@@ -38,9 +38,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: CreateBody<'groups', GroupCreateAttributes> = {
 		data: { type: 'groups', attributes: { accountId, deploymentId: accountId, name } },
 	};
-	const document = await apiRequest<Document<Group>>(this, routes.createGroup(), {
-		body: body as unknown as IDataObject,
+	// Group names are not unique, so a create repeated after a lost answer would make a second group.
+	const { record, recovered } = await createRecoverable<Group>(
+		this,
+		{
+			noun: 'group',
+			createRoute: routes.createGroup(),
+			listRoute: routes.listGroups(),
+			body: body as unknown as IDataObject,
+			candidateFilters: { 'filter[accountId]': accountId, 'filter[name]': name },
+			matches: (group) => group.attributes.name === name && group.attributes.accountId === accountId,
+			lookHint: 'Group → Get Many (filter by account and name)',
+		},
 		itemIndex,
-	});
-	return toItems([flatten(document.data)]);
+	);
+	return toItems([recovered ? { ...flatten(record), recoveredAfterAmbiguousError: true } : flatten(record)]);
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { CreateBody, Document, User, UserCreateAttributes } from '../../api/types';
+import type { CreateBody, User, UserCreateAttributes } from '../../api/types';
 import { accountLocator, groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
 import {
@@ -12,7 +12,7 @@ import {
 	requireTimeZone,
 	requireUuid,
 } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
+import { createRecoverable } from '../../helpers/recoverableCreate';
 
 const properties: INodeProperties[] = [
 	{
@@ -92,9 +92,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		attributes.timezone = requireTimeZone(this, itemIndex, 'Time Zone', fields.timezone);
 	}
 	const body: CreateBody<'users', UserCreateAttributes> = { data: { type: 'users', attributes } };
-	const document = await apiRequest<Document<User>>(this, routes.createUser(), {
-		body: body as unknown as IDataObject,
+	// E-mail addresses are unique per account: a user listed with it that was not there before is this one.
+	const { record, recovered } = await createRecoverable<User>(
+		this,
+		{
+			noun: 'user',
+			createRoute: routes.createUser(),
+			listRoute: routes.listUsers(),
+			body: body as unknown as IDataObject,
+			candidateFilters: { 'filter[accountId]': accountId, 'filter[email]': email },
+			matches: (user) =>
+				user.attributes.email.toLowerCase() === email.toLowerCase() && user.attributes.accountId === accountId,
+			lookHint: 'User → Get Many (filter by account and e-mail)',
+		},
 		itemIndex,
-	});
-	return toItems([flatten(document.data)]);
+	);
+	return toItems([recovered ? { ...flatten(record), recoveredAfterAmbiguousError: true } : flatten(record)]);
 }
