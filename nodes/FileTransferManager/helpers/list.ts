@@ -26,6 +26,9 @@ export async function getManyRecords<T extends AnyResource>(
 		sortFields.map((field) => field.value),
 	);
 	const qs = sort ? { ...filterQs, sort } : filterQs;
-	const records = await apiRequestAllItems<T>(ctx, route, qs, { limit, itemIndex });
-	return records.map((record) => ({ json: toJson(record) }));
+	return await apiRequestAllItems<T, INodeExecutionData>(ctx, route, qs, {
+		limit,
+		itemIndex,
+		map: (record) => ({ json: toJson(record) }),
+	});
 }

@@ -563,11 +563,13 @@ export async function apiRequest<T = IDataObject>(
 	}
 }
 
-export interface PageOptions {
+export interface PageOptions<T = unknown, U = T> {
 	/** Stop once this many records are collected; undefined for all. */
 	limit?: number;
 	itemIndex?: number;
 	settings?: Partial<TransportSettings>;
+	/** Turns each record into what is kept, page by page, so that the raw pages need not all stay in memory. */
+	map?: (record: T) => U;
 }
 
 /**
@@ -575,13 +577,14 @@ export interface PageOptions {
  * soon as it has enough. A cursor seen twice, or a page that brings no new record, stops with an error
  * instead of looping; a page that fails after its retries fails the whole list (never a partial one).
  */
-export async function apiRequestAllItems<T>(
+export async function apiRequestAllItems<T, U = T>(
 	ctx: ApiContext,
 	route: Route,
 	qs: IDataObject = {},
-	options: PageOptions = {},
-): Promise<T[]> {
-	const results: T[] = [];
+	options: PageOptions<T, U> = {},
+): Promise<U[]> {
+	const map = options.map ?? ((record: T) => record as unknown as U);
+	const results: U[] = [];
 	const cursors = new Set<string>();
 	const ids = new Set<string>();
 	let after: string | null = null;
@@ -617,7 +620,7 @@ export async function apiRequestAllItems<T>(
 			if (typeof id !== 'string' || !ids.has(id)) fresh++;
 			if (typeof id === 'string') ids.add(id);
 			if (options.limit !== undefined && results.length >= options.limit) continue;
-			results.push(record);
+			results.push(map(record));
 		}
 		const next = page.meta.page.after;
 		if (next === null || next === undefined) break;
