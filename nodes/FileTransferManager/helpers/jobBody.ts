@@ -22,19 +22,9 @@ import {
 	optionalUuid,
 	requireBoolean,
 	requireOneOf,
+	requireLocatorId,
 	requirePositiveInteger,
-	requireUuid,
 } from './validate';
-
-/** Reads a resource locator parameter (top level or inside a collection) and requires a UUID. */
-export function requireLocatorId(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	name: string,
-	field: string,
-): string {
-	return requireUuid(ctx, itemIndex, field, locatorValue(ctx.getNodeParameter(name, itemIndex, '')));
-}
 
 /**
  * A storage path: empty means the storage root (null); anything else must be absolute. Trailing slashes

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { routes } from '../api/routes';
 import type { Document, Job, SettableJobStatus, UpdateBody } from '../api/types';
 import { apiRequest } from '../transport';
-import { requireLocatorId } from './jobBody';
+import { requireLocatorId } from './validate';
 
 /** PATCH /jobs/{id} with a new status for the item's Job; safe to repeat, since it sets an absolute value. */
 export async function setJobStatus(

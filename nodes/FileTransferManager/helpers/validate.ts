@@ -115,6 +115,16 @@ export function locatorValue(value: unknown): unknown {
 	return value;
 }
 
+/** Reads a resource locator parameter (top level or inside a collection) and requires a UUID. */
+export function requireLocatorId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	field: string,
+): string {
+	return requireUuid(ctx, itemIndex, field, locatorValue(ctx.getNodeParameter(name, itemIndex, '')));
+}
+
 /** true or false, also from an expression that gives the text "true" or "false". */
 export function requireBoolean(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): boolean {
 	if (typeof value === 'boolean') return value;

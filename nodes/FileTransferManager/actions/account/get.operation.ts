@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Account, Document } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requireUuid } from '../../helpers/validate';
+import { requireLocatorId } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [accountLocator({ description: 'The account to get' })];
@@ -16,12 +16,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const accountId = requireUuid(
-		this,
-		itemIndex,
-		'Account',
-		this.getNodeParameter('accountId', itemIndex, undefined, { extractValue: true }),
-	);
+	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
 	const document = await apiRequest<Document<Account>>(this, routes.getAccount(accountId), { itemIndex });
 	return toItems([flatten(document.data)]);
 }

@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requireNonEmpty, requireUuid } from '../../helpers/validate';
+import { requireLocatorId, requireNonEmpty } from '../../helpers/validate';
 import { createRecoverable } from '../../helpers/recoverableCreate';
 
 const properties: INodeProperties[] = [
@@ -27,12 +27,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const accountId = requireUuid(
-		this,
-		itemIndex,
-		'Account',
-		this.getNodeParameter('accountId', itemIndex, undefined, { extractValue: true }),
-	);
+	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
 	const name = requireNonEmpty(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex, ''));
 	// deploymentId is deprecated but older servers read only it, so both carry the account.
 	const body: CreateBody<'groups', GroupCreateAttributes> = {

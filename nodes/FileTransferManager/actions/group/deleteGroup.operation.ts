@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
 import { groupLocator } from '../../descriptions/common.descriptions';
-import { requireUuid } from '../../helpers/validate';
+import { requireLocatorId } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -18,12 +18,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const groupId = requireUuid(
-		this,
-		itemIndex,
-		'Group',
-		this.getNodeParameter('groupId', itemIndex, undefined, { extractValue: true }),
-	);
+	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
 	await apiRequest(this, routes.deleteGroup(groupId), { itemIndex });
 	return [{ json: { id: groupId, deleted: true } }];
 }

@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Document, Group } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requireUuid } from '../../helpers/validate';
+import { requireLocatorId } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [groupLocator({ description: 'The group to get' })];
@@ -16,12 +16,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const groupId = requireUuid(
-		this,
-		itemIndex,
-		'Group',
-		this.getNodeParameter('groupId', itemIndex, undefined, { extractValue: true }),
-	);
+	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
 	const document = await apiRequest<Document<Group>>(this, routes.getGroup(groupId), { itemIndex });
 	return toItems([flatten(document.data)]);
 }

@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Document, Group, GroupAttributes, UpdateBody } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { invalidInput, requireNonEmpty, requireUuid } from '../../helpers/validate';
+import { invalidInput, requireLocatorId, requireNonEmpty } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -36,12 +36,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const groupId = requireUuid(
-		this,
-		itemIndex,
-		'Group',
-		this.getNodeParameter('groupId', itemIndex, undefined, { extractValue: true }),
-	);
+	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const attributes: Partial<Pick<GroupAttributes, 'name'>> = {};
 	if (fields.name !== undefined) attributes.name = requireNonEmpty(this, itemIndex, 'Name', fields.name);

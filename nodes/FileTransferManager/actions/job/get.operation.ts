@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Document, Job } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { requireLocatorId } from '../../helpers/jobBody';
+import { requireLocatorId } from '../../helpers/validate';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { apiRequest } from '../../transport';
 

@@ -4,9 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { JobTransfer } from '../../api/types';
 import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { requireLocatorId } from '../../helpers/jobBody';
+import { requireLocatorId, readLimit } from '../../helpers/validate';
 import { transferJson } from '../../helpers/jobOutput';
-import { readLimit } from '../../helpers/validate';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [

@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Document, Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { requireLocatorId } from '../../helpers/jobBody';
+import { requireLocatorId } from '../../helpers/validate';
 import { createJobRecoverable } from '../../helpers/jobCreate';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';

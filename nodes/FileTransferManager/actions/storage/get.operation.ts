@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Document, Storage } from '../../api/types';
 import { storageLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requireUuid } from '../../helpers/validate';
+import { requireLocatorId } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -18,12 +18,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const storageId = requireUuid(
-		this,
-		itemIndex,
-		'Storage',
-		this.getNodeParameter('storageId', itemIndex, undefined, { extractValue: true }),
-	);
+	const storageId = requireLocatorId(this, itemIndex, 'storageId', 'Storage');
 	const document = await apiRequest<Document<Storage>>(this, routes.getStorage(storageId), { itemIndex });
 	return toItems([flatten(document.data)]);
 }

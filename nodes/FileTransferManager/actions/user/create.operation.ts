@@ -5,13 +5,7 @@ import { routes } from '../../api/routes';
 import type { CreateBody, User, UserCreateAttributes } from '../../api/types';
 import { accountLocator, groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import {
-	locatorValue,
-	optionalUuid,
-	requireEmail,
-	requireTimeZone,
-	requireUuid,
-} from '../../helpers/validate';
+import { locatorValue, optionalUuid, requireEmail, requireLocatorId, requireTimeZone } from '../../helpers/validate';
 import { createRecoverable } from '../../helpers/recoverableCreate';
 
 const properties: INodeProperties[] = [
@@ -74,12 +68,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const accountId = requireUuid(
-		this,
-		itemIndex,
-		'Account',
-		this.getNodeParameter('accountId', itemIndex, undefined, { extractValue: true }),
-	);
+	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
 	const email = requireEmail(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex, ''));
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	// deploymentId is deprecated but older servers read only it, so both carry the account.

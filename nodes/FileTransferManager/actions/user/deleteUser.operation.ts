@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
 import { userLocator } from '../../descriptions/common.descriptions';
-import { requireUuid } from '../../helpers/validate';
+import { requireLocatorId } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [userLocator({ description: 'The user to delete' })];
@@ -14,12 +14,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const userId = requireUuid(
-		this,
-		itemIndex,
-		'User',
-		this.getNodeParameter('userId', itemIndex, undefined, { extractValue: true }),
-	);
+	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
 	await apiRequest(this, routes.deleteUser(userId), { itemIndex });
 	return [{ json: { id: userId, deleted: true } }];
 }

@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Document, User } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requireUuid } from '../../helpers/validate';
+import { requireLocatorId } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [userLocator({ description: 'The user to get' })];
@@ -16,12 +16,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const userId = requireUuid(
-		this,
-		itemIndex,
-		'User',
-		this.getNodeParameter('userId', itemIndex, undefined, { extractValue: true }),
-	);
+	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
 	const document = await apiRequest<Document<User>>(this, routes.getUser(userId), { itemIndex });
 	return toItems([flatten(document.data)]);
 }

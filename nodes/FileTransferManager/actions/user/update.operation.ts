@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Document, UpdateBody, User, UserUpdateAttributes } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { invalidInput, requireNonEmpty, requireTimeZone, requireUuid } from '../../helpers/validate';
+import { invalidInput, requireLocatorId, requireNonEmpty, requireTimeZone } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -52,12 +52,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const userId = requireUuid(
-		this,
-		itemIndex,
-		'User',
-		this.getNodeParameter('userId', itemIndex, undefined, { extractValue: true }),
-	);
+	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const attributes: UserUpdateAttributes = {};
 	if (fields.firstName !== undefined) {
