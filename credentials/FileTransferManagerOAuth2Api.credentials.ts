@@ -1,13 +1,24 @@
-import type { ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IAuthenticateGeneric,
+	IHttpRequestHelper,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { requestToken } from '../nodes/FileTransferManager/transport/token';
 
 /**
- * OAuth 2.0 client credentials for the File Transfer Management Service. n8n's own OAuth2 path
- * fetches the token, stores it with the credential and fetches a new one when a request gets 401.
+ * OAuth 2.0 client credentials for the File Transfer Management Service. The package makes the token
+ * request itself (preAuthentication) instead of n8n's generic OAuth2 client, so that the client secret
+ * and the token never follow a redirect to another host, the request is bounded in time and size, and
+ * only a usable bearer token is ever stored. n8n stores the token with the credential, uses it until the
+ * service answers 401, then fetches one new token and repeats the request once.
  */
 export class FileTransferManagerOAuth2Api implements ICredentialType {
 	name = 'fileTransferManagerOAuth2Api';
-
-	extends = ['oAuth2Api'];
 
 	displayName = 'File Transfer Manager OAuth2 API';
 
@@ -18,6 +29,12 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-file-transfer-manager#credentials';
 
+	httpRequestNode = {
+		name: 'File Transfer Manager',
+		docsUrl: 'https://www.npmjs.com/package/n8n-nodes-file-transfer-manager#credentials',
+		apiBaseUrlPlaceholder: 'https://api.acme.example.com/jobs',
+	};
+
 	properties: INodeProperties[] = [
 		{
 			displayName: 'Base URL',
@@ -27,19 +44,7 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 			required: true,
 			placeholder: 'https://api.acme.example.com',
 			description:
-				'The API host of your deployment (the "api." subdomain of its web address). A path prefix such as /v2 is allowed; a trailing slash is ignored.',
-		},
-		{
-			displayName: 'Grant Type',
-			name: 'grantType',
-			type: 'hidden',
-			default: 'clientCredentials',
-		},
-		{
-			displayName: 'Access Token URL',
-			name: 'accessTokenUrl',
-			type: 'hidden',
-			default: '={{ String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") + "/oauth/token" }}',
+				'The API host of your deployment (the "api." subdomain of its web address). A path prefix such as /v2 is allowed; a trailing slash is ignored. The token is sent only to this origin.',
 		},
 		{
 			displayName: 'Client ID',
@@ -60,24 +65,6 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 				'Generated together with the Client ID. Treat it like a password: if it is exposed, generate new client credentials.',
 		},
 		{
-			displayName: 'Scope',
-			name: 'scope',
-			type: 'hidden',
-			default: '',
-		},
-		{
-			displayName: 'Auth URI Query Parameters',
-			name: 'authQueryParameters',
-			type: 'hidden',
-			default: '',
-		},
-		{
-			displayName: 'Authentication',
-			name: 'authentication',
-			type: 'hidden',
-			default: 'body',
-		},
-		{
 			displayName: 'Ignore SSL Issues (Insecure)',
 			name: 'ignoreSSLIssues',
 			type: 'boolean',
@@ -85,13 +72,32 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 			description:
 				'Whether to connect even if the TLS certificate of the API cannot be verified. Leave off unless you run the service with a self-signed certificate.',
 		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
 	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		return await requestToken.call(this, credentials);
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
+		},
+	};
 
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ String($credentials.baseUrl || "").trim().replace(/\\/+$/, "") }}',
 			url: '/',
 			method: 'GET',
+			disableFollowRedirect: true,
 		},
 	};
 }

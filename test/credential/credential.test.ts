@@ -66,9 +66,7 @@ describe('credential: access token', () => {
 			['GET', '/groups/{id}', 200],
 		]);
 		expect(credentials.tokenUpdates).toHaveLength(2);
-		expect(credentials.raw()?.oauthTokenData).toEqual(
-			expect.objectContaining({ access_token: credentials.tokenUpdates[1] }),
-		);
+		expect(credentials.raw()?.accessToken).toBe(credentials.tokenUpdates[1]);
 	});
 
 	it('a token expired in the middle of a workflow (fault expire-token) is renewed once', async () => {
@@ -242,7 +240,7 @@ describe("credential: the credential's test request, as n8n's CredentialsTester 
 		]);
 	});
 
-	it("fails with a wrong secret, with n8n's message about client authentication and no secret in it", async () => {
+	it('fails with a wrong secret, with the same message as in workflow runs and no secret in it', async () => {
 		let caught: unknown;
 		try {
 			await runCredentialTest(credentialsFor(sandbox, { clientSecret: WRONG_SECRET }));
@@ -251,10 +249,9 @@ describe("credential: the credential's test request, as n8n's CredentialsTester 
 		}
 		expect(caught).toBeDefined();
 		const message = testerMessage(caught as never);
-		// n8n's own wording (client-oauth2's text for invalid_client); the credential cannot change it,
-		// since the tester's `rules` only see HTTP responses and this error carries none.
+		// The credential's own token request throws it, so n8n's credential test shows the node's text.
 		expect(message).toBe(
-			'Failed to acquire OAuth2 access token: Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
+			'Could not get an access token: check your Client ID and Client Secret in the credential (HTTP 401 invalid_client)',
 		);
 		expect(message).not.toContain(WRONG_SECRET);
 		expect(sandbox.requests.all().map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/oauth/token', 401]]);

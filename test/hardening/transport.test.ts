@@ -150,7 +150,9 @@ describe('the retry budget (Request Options)', () => {
 		sandbox.faults.add({ kind: 'slow', path: '/groups/{id}', delayMs: 1500, times: Infinity });
 		const { error } = await run(getGroup({ ...FAST, timeout: 1, maxRetries: 1 }));
 		expect(count('GET', '/groups/{id}')).toBe(2);
-		expect(error?.message).toBe('The service did not answer within 1 seconds');
+		expect(error?.message).toBe(
+			`The service did not answer GET /groups/${DEMO_IDS.groupIds[0]} completely within 1 seconds`,
+		);
 		expect(error?.description).toContain('Raise "Timeout (Seconds)" under Request Options');
 	});
 });
@@ -214,7 +216,9 @@ describe('401 and the credential', () => {
 		const credentials = credentialsFor(sandbox, { clientSecret: 'wrong-secret-5d1c7a' });
 		const { error } = await run(getGroup({ ...FAST, maxRetries: 5 }), { credentials });
 		expect(sandbox.requests.all().map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/oauth/token', 401]]);
-		expect(error?.message).toBe('Could not get an access token: check your Client ID and Client Secret in the credential');
+		expect(error?.message).toBe(
+			'Could not get an access token: check your Client ID and Client Secret in the credential (HTTP 401 invalid_client)',
+		);
 		expect(error?.description).toContain('invalid_client');
 		expect(JSON.stringify(error)).not.toContain('wrong-secret-5d1c7a');
 	});
@@ -233,7 +237,7 @@ describe('401 and the credential', () => {
 	it.each([
 		['unavailable', 'HTTP 503'],
 		['drop-before-body', 'connection failed: ECONNRESET'],
-		['malformed-json', 'the answer was not JSON'],
+		['malformed-json', 'the token answer was not JSON'],
 	] as const)('a token endpoint that keeps answering %s is a service problem, not "check your secret"', async (kind, summary) => {
 		sandbox.faults.add({ kind, path: '/oauth/token', times: Infinity });
 		const { error } = await run(getGroup({ ...FAST, maxRetries: 2 }));

@@ -2,6 +2,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
 	ICredentialsHelper,
+	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeCredentialsDetails,
@@ -9,7 +10,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { isExpression, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
 
@@ -19,14 +20,15 @@ export const CREDENTIAL_ID = 'cred-ftm-1';
 const credentialType = new FileTransferManagerOAuth2Api();
 
 /**
- * A credentials store that behaves like n8n's CredentialsHelper for our credential: it applies the
- * credential type's defaults, resolves its expressions ($self), and keeps the OAuth token data that
- * n8n-core hands back after fetching a token, so that later executions reuse it.
+ * A credentials store that behaves like n8n's CredentialsHelper (packages/cli credentials-helper) for our
+ * credential: it applies the credential type's defaults, resolves its expressions ($self), runs its
+ * preAuthentication when the expirable token field is empty or expired and stores what it returns, and
+ * applies its generic `authenticate` (the Bearer header) to each request.
  */
 export class TestCredentialsHelper implements ICredentialsHelper {
 	private readonly stored = new Map<string, ICredentialDataDecryptedObject>();
 
-	/** Every token that n8n-core stored, in order (what n8n would persist in its database). */
+	/** Every token that preAuthentication stored, in order (what n8n would persist in its database). */
 	readonly tokenUpdates: string[] = [];
 
 	set(data: ICredentialDataDecryptedObject, id = CREDENTIAL_ID): void {
@@ -37,24 +39,75 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		return this.stored.get(id);
 	}
 
-	getParentTypes(name: string): string[] {
-		return name === CREDENTIAL_TYPE ? ['oAuth2Api'] : [];
+	getParentTypes(): string[] {
+		return [];
 	}
 
 	isCredentialUsableByNode(): boolean {
 		return true;
 	}
 
+	/** n8n's generic authentication: each property's expression resolved with $credentials. */
 	async authenticate(
-		_credentials: ICredentialDataDecryptedObject,
+		credentials: ICredentialDataDecryptedObject,
 		_typeName: string,
 		requestOptions: IHttpRequestOptions,
+		workflow?: Workflow,
+		node?: INode,
 	): Promise<IHttpRequestOptions> {
+		const auth = credentialType.authenticate;
+		if (!auth || typeof auth !== 'object' || auth.type !== 'generic') return requestOptions;
+		if (!workflow || !node) throw new Error('Workflow and node are required for declarative credential authentication');
+		const resolve = (value: unknown): unknown =>
+			isExpression(value)
+				? String(
+						workflow.expression.getSimpleParameterValue(
+							node,
+							value as string,
+							'internal',
+							{ $credentials: credentials },
+							undefined,
+							'',
+						) || '',
+					)
+				: value;
+		requestOptions.headers ??= {};
+		for (const [outerKey, outerValue] of Object.entries(auth.properties)) {
+			const target = ((requestOptions as unknown as Record<string, Record<string, unknown>>)[outerKey] ??= {});
+			for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
+				target[String(resolve(key))] = resolve(value);
+			}
+		}
 		return requestOptions;
 	}
 
-	async preAuthentication(): Promise<undefined> {
-		return undefined;
+	/** n8n's preAuthentication: fetch when the expirable field is empty, expired (after a 401) or under test. */
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		_typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const expirable = credentialType.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
+		if (!expirable || typeof credentialType.preAuthentication !== 'function') return undefined;
+		const testing = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !testing) return undefined;
+		const output = (await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		if (output[expirable.name] === undefined) return undefined;
+		if (!node.credentials) return undefined;
+		const id = node.credentials[CREDENTIAL_TYPE]?.id ?? '';
+		const stored = this.stored.get(id) ?? {};
+		const persist: ICredentialDataDecryptedObject = { ...stored };
+		for (const [key, value] of Object.entries(output)) {
+			if (key === expirable.name || !isExpression(stored[key])) persist[key] = value as never;
+		}
+		this.stored.set(id, persist);
+		const token = output[expirable.name];
+		if (typeof token === 'string') this.tokenUpdates.push(token);
+		return Object.assign(credentials, output);
 	}
 
 	async runPreAuthentication(): Promise<undefined> {
@@ -91,7 +144,6 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 			| ICredentialDataDecryptedObject
 			| null;
 		const decrypted: ICredentialDataDecryptedObject = { ...(withDefaults ?? {}) };
-		if (data.oauthTokenData !== undefined) decrypted.oauthTokenData = data.oauthTokenData;
 		const node: INode = {
 			id: 'mock',
 			name: 'mock',
@@ -129,16 +181,8 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		this.stored.set(nodeCredentials.id ?? '', { ...data });
 	}
 
-	async updateCredentialsOauthTokenData(
-		nodeCredentials: INodeCredentialsDetails,
-		_type: string,
-		data: ICredentialDataDecryptedObject,
-	): Promise<void> {
-		const id = nodeCredentials.id ?? '';
-		const current = this.stored.get(id) ?? {};
-		this.stored.set(id, { ...current, oauthTokenData: data.oauthTokenData });
-		const token = (data.oauthTokenData as { access_token?: string } | undefined)?.access_token;
-		if (token) this.tokenUpdates.push(token);
+	async updateCredentialsOauthTokenData(): Promise<void> {
+		throw new Error('The credential does not use n8n\'s OAuth2 client');
 	}
 
 	getCredentialsProperties(type: string): INodeProperties[] {

@@ -1,0 +1,309 @@
+/**
+ * Turning a failed request into the error the user sees: the API's own title and detail (redacted and
+ * trimmed), a hint from us, and never a secret or a raw upstream message.
+ */
+import type { JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { Route } from '../api/routes';
+import { formatBytes } from './body';
+import type { FailureFacts } from './failure';
+import { TIMEOUT_CODES, TLS_CODES } from './failure';
+import { redact } from './secrets';
+import { tokenMessage } from './token';
+import type { ApiContext, TransportSettings } from './settings';
+
+/** An ambiguous failure: the request may or may not have been carried out by the server. */
+export class AmbiguousRequestError extends NodeApiError {
+	readonly ambiguous = true;
+}
+
+/** Longest API title and detail shown; the rest is cut (a server can send megabytes). */
+const MAX_TITLE = 200;
+const MAX_DETAIL = 2000;
+
+const HINTS: Readonly<Record<string, string>> = {
+	'entity-not-found':
+		'Check the ID: the record may have been deleted, or it belongs to an account this client cannot see.',
+	'invalid-status-transition':
+		'Jobs move scanning → running → finished. Pause works while scanning, running or stuck; Resume only on a paused job; Cancel on any job that is not finished, failed or canceled.',
+	'rate-limited':
+		'The service is rate limiting this client. The node already waited and retried; raise "Max Retries" under Request Options or space out executions.',
+	unavailable:
+		'The service is unavailable or restarting. The node already waited and retried; raise "Max Retries" under Request Options, or turn on "Retry On Fail" in the node settings.',
+	unauthorized:
+		'The access token was refused, also after fetching a new one. Check the credential: Base URL, Client ID and Client Secret.',
+	conflict: 'A record with these values exists already (for users: the e-mail address within the account).',
+	'read-only-attribute': 'Only the job status can be changed, and users have no password field in the API.',
+};
+
+function hintFor(code: string | undefined): string | undefined {
+	return code !== undefined && Object.prototype.hasOwnProperty.call(HINTS, code) ? HINTS[code] : undefined;
+}
+
+interface ApiErrorText {
+	title: string;
+	detail?: string;
+	code?: string;
+	status?: string;
+	pointer?: string;
+}
+
+function clip(text: string, max: number): string {
+	return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters cut)` : text;
+}
+
+/** The first error object of a JSON:API error document, its texts redacted and trimmed. */
+export function apiErrorOf(body: unknown, secrets: string[]): ApiErrorText | undefined {
+	if (!body || typeof body !== 'object') return undefined;
+	const errors = (body as { errors?: unknown }).errors;
+	if (!Array.isArray(errors) || errors.length === 0) return undefined;
+	const first = errors[0] as Record<string, unknown> | null;
+	if (!first || typeof first !== 'object' || typeof first.title !== 'string') return undefined;
+	const text = (value: unknown, max: number) => (typeof value === 'string' ? clip(redact(value, secrets), max) : undefined);
+	const source = first.source as { pointer?: unknown } | null | undefined;
+	return {
+		title: text(first.title, MAX_TITLE) ?? '',
+		detail: text(first.detail, MAX_DETAIL),
+		code: typeof first.code === 'string' ? clip(first.code, 100) : undefined,
+		status: typeof first.status === 'string' ? clip(first.status, 10) : undefined,
+		pointer: source && typeof source === 'object' ? text(source.pointer, 200) : undefined,
+	};
+}
+
+function fieldOf(pointer: string | undefined): string | undefined {
+	if (!pointer) return undefined;
+	return pointer.replace(/^\/data\/attributes\//, '').replace(/\//g, '.');
+}
+
+export function join(...parts: Array<string | undefined>): string {
+	return parts.filter((part) => part !== undefined && part !== '').join(' ');
+}
+
+export interface ErrorOptions {
+	itemIndex?: number;
+	/** Attempts made, first one included. */
+	attempts: number;
+	/** An earlier attempt failed ambiguously, so the request may have been carried out already. */
+	ambiguousEarlier: boolean;
+	route: Route;
+	secrets: string[];
+}
+
+function itemOptions(itemIndex: number | undefined): { itemIndex?: number } {
+	return itemIndex === undefined ? {} : { itemIndex };
+}
+
+function retryNote(options: ErrorOptions): string | undefined {
+	let note: string | undefined;
+	if (options.attempts > 1) note = `The request was tried ${options.attempts} times.`;
+	if (options.ambiguousEarlier) {
+		note = join(
+			note,
+			'An earlier attempt got no clear answer and may have been carried out, which can explain this answer.',
+		);
+	}
+	return note;
+}
+
+/**
+ * A NodeApiError with exactly our message: NodeApiError swaps in n8n's generic texts for network codes
+ * found in a message, and takes a network code for an HTTP status.
+ */
+function apiError(
+	ctx: ApiContext,
+	facts: FailureFacts,
+	message: string,
+	description: string,
+	options: ErrorOptions,
+	Kind: typeof NodeApiError = NodeApiError,
+	code?: string,
+): NodeApiError {
+	const error = new Kind(ctx.getNode(), { code: code ?? facts.code ?? 'NETWORK' } as JsonObject, {
+		message,
+		description,
+		httpCode: facts.status === undefined ? undefined : String(facts.status),
+		...itemOptions(options.itemIndex),
+	});
+	error.message = message;
+	error.description = description;
+	if (facts.status === undefined) error.httpCode = null;
+	return error;
+}
+
+/** The failure in a few words, from our own texts only (upstream messages may quote request data). */
+export function failureSummary(facts: FailureFacts, settings: TransportSettings, secrets: string[]): string {
+	if (facts.limit === 'too-large') return `the answer was larger than ${formatBytes(settings.maxResponseBytes)}`;
+	if (facts.timedOut) return `no complete answer within ${settings.timeout / 1000} seconds`;
+	if (facts.garbled) return 'the answer was not JSON';
+	if (facts.status !== undefined) {
+		const title = apiErrorOf(facts.body, secrets)?.title;
+		return title ? `HTTP ${facts.status} ${title}` : `HTTP ${facts.status}`;
+	}
+	if (facts.code && TIMEOUT_CODES.test(facts.code)) return `no answer within ${settings.timeout / 1000} seconds`;
+	if (facts.code && TLS_CODES.test(facts.code)) return `TLS certificate not trusted: ${facts.code}`;
+	return facts.code ? `connection failed: ${facts.code}` : 'connection failed';
+}
+
+/** Turns a failed request into a NodeApiError that carries the API's own title and detail. */
+export function toNodeApiError(
+	ctx: ApiContext,
+	facts: FailureFacts,
+	settings: TransportSettings,
+	options: ErrorOptions,
+): NodeApiError {
+	const note = retryNote(options);
+	const { method, path } = options.route;
+	if (facts.canceled) {
+		return apiError(ctx, facts, `${method} ${path} was stopped with the execution`, 'The execution was stopped while the request was under way.', options, NodeApiError, 'CANCELED');
+	}
+	if (facts.limit === 'too-large') {
+		return apiError(
+			ctx,
+			facts,
+			`The answer to ${method} ${path} was larger than ${formatBytes(settings.maxResponseBytes)} and was refused`,
+			join(
+				'Reading stopped at the limit (decompressed size). Raise "Max Response Size (MB)" under Request Options if such answers are expected, or ask for fewer records (Limit).',
+				note,
+			),
+			options,
+			NodeApiError,
+			'TOO_LARGE',
+		);
+	}
+	const apiErr = apiErrorOf(facts.body, options.secrets);
+	if (apiErr) {
+		const field = fieldOf(apiErr.pointer);
+		const description = join(apiErr.detail, field ? `Field: ${field}.` : '', hintFor(apiErr.code), note);
+		const error = new NodeApiError(ctx.getNode(), { code: apiErr.code ?? 'API', status: apiErr.status ?? '' } as JsonObject, {
+			message: apiErr.title,
+			description,
+			httpCode: String(facts.status ?? apiErr.status),
+			...itemOptions(options.itemIndex),
+		});
+		error.message = apiErr.title;
+		error.description = description;
+		return error;
+	}
+	if (facts.timedOut || (facts.code && TIMEOUT_CODES.test(facts.code))) {
+		return apiError(
+			ctx,
+			facts,
+			`The service did not answer ${method} ${path} completely within ${settings.timeout / 1000} seconds`,
+			join(
+				'The timeout bounds each attempt as a whole: connecting, the headers and the whole body. Raise "Timeout (Seconds)" under Request Options if the service is slow, or "Max Retries" to try more often.',
+				note,
+			),
+			options,
+			NodeApiError,
+			'ETIMEDOUT_ATTEMPT',
+		);
+	}
+	if (facts.status !== undefined) {
+		return apiError(
+			ctx,
+			facts,
+			`The service answered HTTP ${facts.status} without an error document`,
+			join(
+				'The answer did not follow the API (JSON:API errors). Check the Base URL of the credential: it must be the API host of your deployment.',
+				note,
+			),
+			options,
+		);
+	}
+	if (facts.code && TLS_CODES.test(facts.code)) {
+		return apiError(
+			ctx,
+			facts,
+			`The TLS certificate of the service could not be verified (${facts.code})`,
+			'Check the Base URL of the credential. If your deployment uses a self-signed or private certificate, turn on "Ignore SSL Issues (Insecure)" in the credential.',
+			options,
+		);
+	}
+	return apiError(
+		ctx,
+		facts,
+		facts.code ? `The connection to the service failed (${facts.code})` : 'The connection to the service failed',
+		join(
+			'The service may be restarting or unreachable. Check the Base URL of the credential; turn on "Retry On Fail" in the node settings to try again later.',
+			note,
+		),
+		options,
+	);
+}
+
+/** A request that may or may not have been carried out, and was not repeated. */
+export function ambiguousError(
+	ctx: ApiContext,
+	facts: FailureFacts,
+	settings: TransportSettings,
+	options: ErrorOptions,
+): AmbiguousRequestError {
+	const { method, path } = options.route;
+	return apiError(
+		ctx,
+		facts,
+		`No clear answer to ${method} ${path} (${failureSummary(facts, settings, options.secrets)}): the request may or may not have been carried out`,
+		join(
+			'It was sent once and not repeated, because repeating a create that did go through would make a second record.',
+			'Check whether the record exists (e.g. with Get Many) before running this item again.',
+		),
+		options,
+		AmbiguousRequestError,
+		facts.code ?? (facts.status === undefined ? 'NETWORK' : String(facts.status)),
+	) as AmbiguousRequestError;
+}
+
+/** A 2xx answer that is not a JSON document. */
+export function garbledError(ctx: ApiContext, facts: FailureFacts, options: ErrorOptions): NodeApiError {
+	return apiError(
+		ctx,
+		{ ...facts, status: facts.status ?? 200 },
+		'The service answered with something that is not JSON',
+		join(
+			'Expected a JSON:API document. Check the Base URL of the credential: it must be the API host of your deployment, not its web interface.',
+			retryNote(options),
+		),
+		options,
+		NodeApiError,
+		'GARBLED',
+	);
+}
+
+/** A redirect that was not followed: to another origin, from https to http, or too many. */
+export function redirectError(
+	ctx: ApiContext,
+	facts: FailureFacts,
+	why: string,
+	options: ErrorOptions,
+): NodeApiError {
+	const { method, path } = options.route;
+	return apiError(
+		ctx,
+		facts,
+		`The service answered ${method} ${path} with a redirect (HTTP ${facts.status}) ${why}; it was not followed`,
+		'Redirects are followed only within the origin of the credential\'s Base URL (same scheme, host and port), so that the access token is never sent anywhere else. Check the Base URL: it must be the API host itself, with https if the service uses it.',
+		options,
+		NodeApiError,
+		'REDIRECT',
+	);
+}
+
+export function tokenError(ctx: ApiContext, facts: FailureFacts, options: ErrorOptions): NodeApiError {
+	const failure = facts.token!;
+	const credentialProblem = failure.kind === 'refused';
+	const message = tokenMessage(failure);
+	const description = credentialProblem
+		? join(
+				`The token endpoint refused the client (${failure.problem}).`,
+				'The Client ID and Secret are generated together in the API section of the web interface; the Base URL must be the API host of the same deployment.',
+			)
+		: join(
+				'The token endpoint of the service (<Base URL>/oauth/token) did not give a usable token, so no API request was made and nothing was stored.',
+				failure.kind === 'malformed' || failure.kind === 'redirect'
+					? 'Check the Base URL of the credential: it must be the API host of your deployment.'
+					: 'The service may be restarting; turn on "Retry On Fail" in the node settings to try again later.',
+				retryNote(options),
+			);
+	return apiError(ctx, facts, message, description, options, NodeApiError, 'TOKEN');
+}

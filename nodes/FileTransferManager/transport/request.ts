@@ -1,0 +1,214 @@
+/**
+ * One API request with the credential, within its bounds, repeated only when that is safe; redirects
+ * followed only within the Base URL's origin.
+ */
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import type { Route } from '../api/routes';
+import { joinUrl } from '../api/routes';
+import { BodyLimitError, discardBody, readBody } from './body';
+import { connectionOf, noteServerDate } from './connection';
+import type { Connection } from './connection';
+import { CREDENTIAL_TYPE } from './constants';
+import type { ErrorOptions } from './errors';
+import { ambiguousError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
+import type { FailureFacts } from './failure';
+import { failureFacts, header, parseJson, TLS_CODES, verdictOf } from './failure';
+import { pause, retryAfterSeconds, retryDelayMs } from './retry';
+import { holdsSecret, knownSecrets, redact } from './secrets';
+import type { ApiContext, TransportSettings } from './settings';
+import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
+
+const MEDIA_TYPE = 'application/vnd.api+json';
+/** Same-origin redirects followed for one request, at most. */
+const MAX_REDIRECTS = 5;
+
+export interface RequestParams {
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** Item the request is made for; named in errors. */
+	itemIndex?: number;
+	/**
+	 * Whether repeating the request after an ambiguous failure (500, 502, 504, dropped connection,
+	 * timeout, an answer that is not JSON) is harmless. GET and DELETE always are; PATCH with absolute
+	 * values is when the caller says so. POST never is.
+	 */
+	idempotent?: boolean;
+	settings?: Partial<TransportSettings>;
+}
+
+type Attempt = { ok: true; status: number; text: string } | { ok: false; facts: FailureFacts };
+
+function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
+	const get = (ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>).getExecutionCancelSignal;
+	return typeof get === 'function' ? get.call(ctx) : undefined;
+}
+
+/** Rejects once `signal` aborts; the request it races keeps no hold on the caller after that. */
+function whenAborted(signal: AbortSignal): Promise<never> {
+	return new Promise<never>((_, reject) => {
+		const onAbort = () => reject(signal.reason);
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+}
+
+/**
+ * One attempt, bounded as a whole by `settings.timeout`: the token request it may need, the headers and
+ * the body. A late answer to an abandoned attempt is discarded.
+ */
+async function attemptOnce(
+	ctx: ApiContext,
+	options: IHttpRequestOptions,
+	settings: TransportSettings,
+): Promise<Attempt> {
+	const deadline = AbortSignal.timeout(settings.timeout);
+	const cancel = cancelSignalOf(ctx);
+	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+	const call = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+		...options,
+		headers: { ...options.headers },
+	}) as Promise<{ body?: unknown; headers?: Record<string, unknown>; statusCode?: number }>;
+	try {
+		const response = await Promise.race([call, whenAborted(signal)]);
+		noteServerDate(ctx, header(response.headers ?? {}, 'date'));
+		const text = await readBody(response.body, settings.maxResponseBytes, signal);
+		return { ok: true, status: Number(response.statusCode), text };
+	} catch (error) {
+		call.then((late) => discardBody(late?.body)).catch(() => undefined);
+		if (error instanceof BodyLimitError) {
+			const facts: FailureFacts = { headers: {}, body: undefined, status: 200 };
+			if (error.kind === 'too-large') facts.limit = 'too-large';
+			else if (error.kind === 'timeout') facts.timedOut = true;
+			else if (signal.aborted) facts.canceled = true;
+			else facts.code = 'ECONNRESET';
+			if (!facts.limit) delete facts.status;
+			return { ok: false, facts };
+		}
+		const facts = await failureFacts(error, settings.maxResponseBytes, signal);
+		if (facts.status !== undefined && facts.status >= 300 && facts.status < 400) {
+			noteServerDate(ctx, header(facts.headers, 'date'));
+		}
+		return { ok: false, facts };
+	}
+}
+
+/** Where a redirect may be followed to, or why not. */
+function redirectTarget(
+	facts: FailureFacts,
+	currentUrl: string,
+	connection: Connection,
+	method: string,
+): { url: string } | { refused: string } {
+	const location = header(facts.headers, 'location');
+	if (!location) return { refused: 'without a Location' };
+	let target: URL;
+	try {
+		target = new URL(location, currentUrl);
+	} catch {
+		return { refused: 'to an unreadable Location' };
+	}
+	if (target.origin !== connection.origin) {
+		const downgrade = new URL(connection.origin).protocol === 'https:' && target.protocol === 'http:';
+		return { refused: downgrade ? `from https to http (${target.origin})` : `to another origin (${target.origin})` };
+	}
+	const status = facts.status ?? 0;
+	// 301, 302 and 303 turn a request with a body into a GET: that is another request, not a redirect of this one.
+	if (method !== 'GET' && status !== 307 && status !== 308) {
+		return { refused: `that would turn ${method} into GET` };
+	}
+	return { url: target.href };
+}
+
+/**
+ * Sends one API request with the credential, repeating it only when that is safe: 429 and 503 always
+ * (the server did not carry them out), other faults only for idempotent requests. 401 is handled by
+ * n8n's pre-authentication path (one new token, one repeat).
+ */
+export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route, params: RequestParams = {}): Promise<T> {
+	const settings: TransportSettings = {
+		...DEFAULT_TRANSPORT,
+		...(params.settings ?? settingsFromNode(ctx, params.itemIndex)),
+	};
+	const connection = await connectionOf(ctx, params.itemIndex);
+	const idempotent = params.idempotent ?? (route.method === 'GET' || route.method === 'DELETE');
+	let url = joinUrl(connection.baseUrl, route.path);
+	const options: IHttpRequestOptions = {
+		method: route.method,
+		url,
+		headers: { Accept: MEDIA_TYPE },
+		json: true,
+		timeout: settings.timeout,
+		disableFollowRedirect: true,
+		returnFullResponse: true,
+		encoding: 'stream',
+	};
+	if (connection.skipTls) options.skipSslCertificateValidation = true;
+	if (params.qs && Object.keys(params.qs).length > 0) options.qs = params.qs;
+	if (params.body !== undefined) {
+		options.body = params.body;
+		options.headers = { ...options.headers, 'Content-Type': MEDIA_TYPE };
+	}
+
+	let ambiguousEarlier = false;
+	let redirects = 0;
+	const cancel = cancelSignalOf(ctx);
+	for (let attempt = 0; ; attempt++) {
+		const outcome = await attemptOnce(ctx, { ...options, url }, settings);
+		let facts: FailureFacts;
+		if (outcome.ok) {
+			if (route.method === 'DELETE' && outcome.text.trim() === '') return undefined as T;
+			const parsed = parseJson(outcome.text);
+			if (parsed !== null && typeof parsed === 'object') {
+				const secrets = knownSecrets(connection.secrets);
+				if (holdsSecret(outcome.text, secrets)) {
+					return JSON.parse(redact(outcome.text, secrets)) as T;
+				}
+				return parsed as T;
+			}
+			// A 2xx answer that is not JSON (a proxy's maintenance page, a cut-off body): the request
+			// may have been carried out.
+			facts = { status: outcome.status, headers: {}, body: undefined, garbled: true };
+		} else {
+			facts = outcome.facts;
+		}
+
+		const errorOptions: ErrorOptions = {
+			itemIndex: params.itemIndex,
+			attempts: attempt + 1,
+			ambiguousEarlier,
+			route,
+			secrets: knownSecrets(connection.secrets),
+		};
+		if (!facts.token && facts.status !== undefined && facts.status >= 300 && facts.status < 400) {
+			const target = redirectTarget(facts, url, connection, route.method);
+			if ('url' in target && redirects < MAX_REDIRECTS) {
+				redirects++;
+				url = target.url;
+				// The query is part of the Location now.
+				delete options.qs;
+				attempt--;
+				continue;
+			}
+			throw redirectError(ctx, facts, 'refused' in target ? target.refused : `more than ${MAX_REDIRECTS} times`, errorOptions);
+		}
+		const verdict = verdictOf(facts);
+		const canRepeat = verdict === 'not-carried-out' || (verdict === 'ambiguous' && idempotent);
+		if (canRepeat && attempt < settings.maxRetries && !cancel?.aborted) {
+			const retryAfterHeader = facts.token ? facts.token.retryAfter : header(facts.headers, 'retry-after');
+			const after = verdict === 'not-carried-out' ? retryAfterSeconds(retryAfterHeader) : undefined;
+			await pause(retryDelayMs(attempt, settings, after), cancel);
+			if (verdict === 'ambiguous') ambiguousEarlier = true;
+			continue;
+		}
+		// A DELETE repeated after an unclear answer finds the record gone: the earlier attempt did it.
+		if (ambiguousEarlier && route.method === 'DELETE' && facts.status === 404) {
+			return undefined as T;
+		}
+		if (facts.token && facts.token.kind !== 'tls') throw tokenError(ctx, facts, errorOptions);
+		if (facts.code && TLS_CODES.test(facts.code)) throw toNodeApiError(ctx, facts, settings, errorOptions);
+		if (verdict === 'ambiguous' && !idempotent) throw ambiguousError(ctx, facts, settings, errorOptions);
+		if (facts.garbled) throw garbledError(ctx, facts, errorOptions);
+		throw toNodeApiError(ctx, facts, settings, errorOptions);
+	}
+}

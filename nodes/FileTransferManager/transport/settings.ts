@@ -1,0 +1,86 @@
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+
+import { operationError } from '../helpers/errors';
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+/** What the user can tune under a node's Request Options; the defaults are safe for unattended runs. */
+export interface TransportSettings {
+	/** Milliseconds one attempt may take as a whole: connect, headers and body. */
+	timeout: number;
+	/** Repeats after the first attempt, for faults that allow a repeat. */
+	maxRetries: number;
+	/** Longest wait between attempts, in seconds, whatever Retry-After says. */
+	maxRetryWait: number;
+	/** Largest answer accepted, in bytes, counted after decompression. */
+	maxResponseBytes: number;
+}
+
+export const MB = 1024 * 1024;
+
+export const DEFAULT_TRANSPORT: TransportSettings = {
+	timeout: 30_000,
+	maxRetries: 3,
+	maxRetryWait: 60,
+	maxResponseBytes: 16 * MB,
+};
+
+/** Bounds of the Request Options; a value outside them is an input error, not silently replaced. */
+const SETTING_RANGES = {
+	timeout: { field: 'Timeout (Seconds)', min: 0.001, max: 3600, integer: false, scale: 1000 },
+	maxRetries: { field: 'Max Retries', min: 0, max: 10, integer: true, scale: 1 },
+	maxRetryWait: { field: 'Max Wait Between Retries (Seconds)', min: 0, max: 3600, integer: false, scale: 1 },
+	maxResponseSize: { field: 'Max Response Size (MB)', min: 0.001, max: 1024, integer: false, scale: MB },
+} as const;
+
+/** Request Options field name → setting it fills. */
+const TARGET: Record<keyof typeof SETTING_RANGES, keyof TransportSettings> = {
+	timeout: 'timeout',
+	maxRetries: 'maxRetries',
+	maxRetryWait: 'maxRetryWait',
+	maxResponseSize: 'maxResponseBytes',
+};
+
+function invalidSetting(ctx: ApiContext, field: string, problem: string, itemIndex?: number) {
+	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
+	return operationError(ctx.getNode(), `"Request Options → ${field}" ${problem}${item}`, {
+		description: 'Nothing was sent. Leave the option out to use its default.',
+		...(itemIndex === undefined ? {} : { itemIndex }),
+	});
+}
+
+/** The node's "Request Options" collection, where it has one; out-of-range values are input errors. */
+export function settingsFromNode(ctx: ApiContext, itemIndex?: number): Partial<TransportSettings> {
+	let raw: IDataObject;
+	try {
+		raw =
+			'getInputData' in ctx
+				? ((ctx as IExecuteFunctions).getNodeParameter('requestOptions', itemIndex ?? 0, {}) as IDataObject)
+				: ((ctx as IPollFunctions).getNodeParameter('requestOptions', {}) as IDataObject);
+	} catch {
+		return {};
+	}
+	if (!raw || typeof raw !== 'object') return {};
+	const settings: Partial<TransportSettings> = {};
+	for (const key of Object.keys(SETTING_RANGES) as Array<keyof typeof SETTING_RANGES>) {
+		const value = raw[key];
+		if (value === undefined || value === null || value === '') continue;
+		const range = SETTING_RANGES[key];
+		const number = typeof value === 'string' ? Number(value) : value;
+		if (typeof number !== 'number' || !Number.isFinite(number)) {
+			throw invalidSetting(ctx, range.field, `must be a number, got ${JSON.stringify(value)}`, itemIndex);
+		}
+		if (number < range.min || number > range.max || (range.integer && !Number.isInteger(number))) {
+			const kind = range.integer ? 'a whole number' : 'a number';
+			const lower = range.min > 0 && range.min < 1 ? 'above 0' : `from ${range.min}`;
+			throw invalidSetting(
+				ctx,
+				range.field,
+				`must be ${kind} ${lower} to ${range.max}, got ${JSON.stringify(value)}`,
+				itemIndex,
+			);
+		}
+		settings[TARGET[key]] = number * range.scale;
+	}
+	return settings;
+}

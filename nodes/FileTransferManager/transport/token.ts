@@ -1,0 +1,179 @@
+/**
+ * The OAuth 2.0 client-credentials token request, made by the package itself (the credential's
+ * preAuthentication) rather than by n8n's generic OAuth2 client, so that it never follows a redirect,
+ * is bounded in time and size, and stores nothing but a usable bearer token. One attempt per call: the
+ * transport repeats it under the same rules as every request (TokenRequestError says why it failed).
+ */
+import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+
+import { routes, joinUrl } from '../api/routes';
+import { BodyLimitError, discardBody, formatBytes, readBody } from './body';
+import { rememberSecret, showUrl } from './secrets';
+
+/** Bounds of one token request: it runs inside n8n's credential code, apart from the node's settings. */
+export const TOKEN_TIMEOUT_MS = 30_000;
+export const TOKEN_MAX_BYTES = 64 * 1024;
+
+/** RFC 6750 b64token: what may follow "Bearer " in a header. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const MAX_TOKEN_LENGTH = 8192;
+
+export type TokenFailureKind = 'refused' | 'unavailable' | 'redirect' | 'malformed' | 'timeout' | 'too-large' | 'network' | 'tls';
+
+export interface TokenFailure {
+	kind: TokenFailureKind;
+	/** What went wrong, in our words only (never the answer's text). */
+	problem: string;
+	status?: number;
+	retryAfter?: string;
+	/** RFC 6749 error code (invalid_client, ...), when the endpoint gave one. */
+	oauthError?: string;
+	code?: string;
+}
+
+/** Thrown by the token request; n8n wraps it, and the transport finds `tokenFailure` in the cause chain. */
+export class TokenRequestError extends Error {
+	constructor(readonly tokenFailure: TokenFailure) {
+		super(tokenMessage(tokenFailure));
+	}
+}
+
+/** The one text for a failed token request, in workflow runs and in n8n's credential test alike. */
+export function tokenMessage(failure: TokenFailure): string {
+	return failure.kind === 'refused'
+		? `Could not get an access token: check your Client ID and Client Secret in the credential (${failure.problem})`
+		: `Could not get an access token from the service (${failure.problem})`;
+}
+
+function headerOf(headers: unknown, name: string): string | undefined {
+	if (!headers || typeof headers !== 'object') return undefined;
+	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
+	}
+	return undefined;
+}
+
+function codeOf(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current = error as { code?: unknown; cause?: unknown } | undefined;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		if (typeof current.code === 'string' && /^[A-Z_]+$/.test(current.code)) return current.code;
+		current = current.cause as typeof current;
+	}
+	return undefined;
+}
+
+const TLS_CODE = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_[A-Z_]+|EPROTO)$/;
+
+function fail(failure: TokenFailure): never {
+	throw new TokenRequestError(failure);
+}
+
+/** The normalised Base URL of a credential, or a failure naming the problem. */
+export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	if (!/^https?:\/\/[^/\s?#@]+(\/[^\s?#]*)?$/i.test(baseUrl)) {
+		fail({ kind: 'refused', problem: `the Base URL "${showUrl(baseUrl)}" is not an http(s) URL without query or user info` });
+	}
+	return baseUrl.replace(/\/+$/, '');
+}
+
+/** Fetches a token once; returns the credential field n8n stores (and renews after a 401). */
+export async function requestToken(
+	this: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<{ accessToken: string }> {
+	const url = joinUrl(baseUrlOf(credentials), routes.token().path);
+	const body = new URLSearchParams({
+		grant_type: 'client_credentials',
+		client_id: String(credentials.clientId ?? ''),
+		client_secret: String(credentials.clientSecret ?? ''),
+	}).toString();
+	const signal = AbortSignal.timeout(TOKEN_TIMEOUT_MS);
+	const options: IHttpRequestOptions = {
+		method: 'POST',
+		url,
+		body,
+		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+		disableFollowRedirect: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		encoding: 'stream',
+		timeout: TOKEN_TIMEOUT_MS,
+		abortSignal: signal,
+	};
+	if (credentials.ignoreSSLIssues === true) options.skipSslCertificateValidation = true;
+
+	let response: { statusCode?: number; headers?: unknown; body?: unknown };
+	try {
+		response = (await this.helpers.httpRequest(options)) as typeof response;
+	} catch (error) {
+		const code = codeOf(error);
+		if (signal.aborted) fail({ kind: 'timeout', problem: `no answer within ${TOKEN_TIMEOUT_MS / 1000} seconds`, code });
+		if (code && TLS_CODE.test(code)) fail({ kind: 'tls', problem: `TLS certificate not trusted: ${code}`, code });
+		fail({ kind: 'network', problem: code ? `connection failed: ${code}` : 'connection failed', code });
+	}
+	const status = Number(response.statusCode);
+	if (status >= 300 && status < 400) {
+		discardBody(response.body);
+		const location = headerOf(response.headers, 'location');
+		let target = 'elsewhere';
+		try {
+			if (location) target = new URL(location, url).origin;
+		} catch {
+			target = 'an unreadable location';
+		}
+		fail({
+			kind: 'redirect',
+			status,
+			problem: `the token endpoint redirected (HTTP ${status}) to ${target}; not followed, so that the client secret is sent nowhere else`,
+		});
+	}
+	let text: string;
+	try {
+		text = await readBody(response.body, TOKEN_MAX_BYTES, signal);
+	} catch (error) {
+		if (error instanceof BodyLimitError && error.kind === 'too-large') {
+			fail({ kind: 'too-large', status, problem: `the token answer was larger than ${formatBytes(TOKEN_MAX_BYTES)}` });
+		}
+		fail({ kind: 'timeout', status, problem: `the token answer did not arrive within ${TOKEN_TIMEOUT_MS / 1000} seconds` });
+	}
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	const document = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+	const oauthError = typeof document?.error === 'string' && /^[\x20-\x7E]{1,64}$/.test(document.error) ? document.error : undefined;
+	if (status === 429 || status >= 500) {
+		fail({ kind: 'unavailable', status, retryAfter: headerOf(response.headers, 'retry-after'), problem: `HTTP ${status}`, oauthError });
+	}
+	if (status < 200 || status >= 300) {
+		fail({ kind: 'refused', status, oauthError, problem: oauthError ? `HTTP ${status} ${oauthError}` : `HTTP ${status}` });
+	}
+	if (!document) {
+		fail({ kind: 'malformed', status, problem: json === undefined ? 'the token answer was not JSON' : 'the token answer was not a JSON object' });
+	}
+	const token = document.access_token;
+	if (typeof token !== 'string' || token === '') {
+		fail({
+			kind: 'malformed',
+			status,
+			problem:
+				token === undefined
+					? 'the token answer has no access_token'
+					: `the token answer's access_token is ${token === null ? 'null' : Array.isArray(token) ? 'an array' : typeof token === 'string' ? 'empty' : `a ${typeof token}`}, not a token`,
+		});
+	}
+	if (token.length > MAX_TOKEN_LENGTH || !B64TOKEN.test(token)) {
+		fail({ kind: 'malformed', status, problem: 'the token answer\'s access_token has characters a bearer token cannot have' });
+	}
+	const type = document.token_type;
+	if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
+		fail({ kind: 'malformed', status, problem: `the token answer's token_type is ${JSON.stringify(String(type)).slice(0, 40)}, not Bearer` });
+	}
+	rememberSecret(token);
+	return { accessToken: token };
+}
