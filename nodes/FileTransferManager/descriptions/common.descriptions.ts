@@ -86,7 +86,8 @@ export const requestOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 3600 },
 			default: 30,
-			description: 'How long to wait for an answer to one request before it counts as failed',
+			description:
+				'How long one attempt of a request may take as a whole (connecting, the headers and the whole body) before it counts as failed',
 		},
 		{
 			displayName: 'Max Retries',
@@ -104,6 +105,15 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 3600 },
 			default: 60,
 			description: 'Upper bound on any single wait, even when the service asks for a longer one',
+		},
+		{
+			displayName: 'Max Response Size (MB)',
+			name: 'maxResponseSize',
+			type: 'number',
+			typeOptions: { minValue: 0.001, maxValue: 1024, numberPrecision: 3 },
+			default: 16,
+			description:
+				'Largest answer accepted, counted after decompression. A larger one is refused with an error instead of filling memory.',
 		},
 	],
 };
