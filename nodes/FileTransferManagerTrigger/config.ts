@@ -1,8 +1,8 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
 import type { TransferType } from '../FileTransferManager/api/types';
 import { FINAL_JOB_STATUSES, TRANSFER_TYPES } from '../FileTransferManager/api/types';
+import { operationError } from '../FileTransferManager/helpers/errors';
 import { isUuid } from '../FileTransferManager/helpers/validate';
 import { MAX_ATTACHED_ERRORS } from './description';
 import { hashText } from './state';
@@ -36,7 +36,7 @@ function locatorValue(value: unknown): unknown {
 }
 
 function invalid(ctx: IPollFunctions, message: string, description?: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), message, { description });
+	return operationError(ctx.getNode(), message, { description });
 }
 
 /** Reads and validates the parameters before any request is made. */
