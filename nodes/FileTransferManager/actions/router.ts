@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { operationError } from '../helpers/errors';
 import * as account from './account/Account.resource';
 import * as api from './api/Api.resource';
 import * as group from './group/Group.resource';
@@ -30,7 +31,7 @@ function operationOf(
 ): OperationModule {
 	const module = resources[resource]?.[operation] as OperationModule | undefined;
 	if (!module || typeof module.execute !== 'function') {
-		throw new NodeOperationError(
+		throw operationError(
 			ctx.getNode(),
 			`The operation "${operation}" is not supported for resource "${resource}"`,
 		);
@@ -59,7 +60,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const failure =
 				error instanceof NodeApiError || error instanceof NodeOperationError
 					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+					: operationError(this.getNode(), error as Error, { itemIndex });
 			if (failure.context.itemIndex === undefined) failure.context.itemIndex = itemIndex;
 			if (this.continueOnFail()) {
 				const json: IDataObject = { error: failure.message };
