@@ -125,7 +125,9 @@ describe('error documents that try to trick the node', () => {
 	);
 
 	it('a dropped create is reported in our words, not as n8n\'s "You can retry the request immediately"', async () => {
-		h.service.on('POST', '/jobs', (req) => req.socket.destroy());
+		h.service.on('POST', '/jobs', (req) => {
+			req.socket.destroy();
+		});
 		const result = await h.run({
 			resource: 'job',
 			operation: 'create',
