@@ -138,6 +138,13 @@ export interface NodeRunResult {
 	outputs: INodeExecutionData[][];
 	/** The error n8n recorded for the run, if the node failed. */
 	error?: RunError;
+	/**
+	 * The node's output as n8n recorded it, also when the node failed as a whole and n8n went on anyway
+	 * (On Error: Continue passes the node's input items on, and records the error beside them).
+	 */
+	recorded: INodeExecutionData[][];
+	/** The error of the whole run: undefined when the run succeeded, also when n8n continued past a node's error. */
+	runError?: RunError;
 	run: IRun;
 }
 
@@ -190,11 +197,13 @@ async function executeWorkflow(spec: WorkflowSpec): Promise<IRun> {
 function resultOf(run: IRun, nodeName: string): NodeRunResult {
 	const taskData = run.data.resultData.runData[nodeName]?.[0];
 	const error = (taskData?.error ?? run.data.resultData.error) as RunError | undefined;
-	const outputs = ((taskData?.data?.main ?? []) as Array<INodeExecutionData[] | null>).map((o) => o ?? []);
+	const recorded = ((taskData?.data?.main ?? []) as Array<INodeExecutionData[] | null>).map((o) => o ?? []);
 	return {
-		items: error ? [] : (outputs[0] ?? []),
-		outputs: error ? [] : outputs,
+		items: error ? [] : (recorded[0] ?? []),
+		outputs: error ? [] : recorded,
+		recorded,
 		error,
+		runError: run.data.resultData.error as RunError | undefined,
 		run,
 	};
 }
@@ -223,8 +232,12 @@ export interface WorkflowRunOptions {
 	node?: Partial<INode>;
 	/** What the upstream node "Input" outputs: it runs and returns these items. */
 	upstreamItems?: IDataObject[];
-	/** Pinned data of the upstream node "Input" (workflow pinData): n8n uses it instead of running the node. */
+	/** Pinned data of the upstream node (workflow pinData): n8n uses it instead of running the node. */
 	upstreamPinData?: INodeExecutionData[];
+	/** Makes the upstream node the File Transfer Manager Trigger, with these parameters, instead of "Input". */
+	upstreamTrigger?: INodeParameters;
+	/** The upstream node's settings. */
+	upstreamNode?: Partial<INode>;
 	mode?: WorkflowExecuteMode;
 }
 
@@ -234,20 +247,28 @@ export interface WorkflowRunResult extends NodeRunResult {
 }
 
 /**
- * A two-node workflow, "Input" → "File Transfer Manager", run through n8n-core's WorkflowExecute: the
+ * A two-node workflow, "Input" → "File Transfer Manager" ("Input" being a stand-in node or the trigger), run through n8n-core's WorkflowExecute: the
  * action node sees a real upstream node, so expressions such as `$input.all()`, `$('Input').item` and
  * paired items resolve as in n8n. "Input" either runs (returning `upstreamItems`) or is pinned
  * (`upstreamPinData`, a workflow's pinData).
  */
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRunResult> {
-	const upstream: INode = {
-		id: 'node-upstream',
-		name: UPSTREAM_NAME,
-		type: INPUT_TYPE,
-		typeVersion: 1,
-		position: [-200, 0],
-		parameters: { items: JSON.stringify(options.upstreamItems ?? []) },
-	};
+	const upstream: INode = options.upstreamTrigger
+		? nodeOf(TRIGGER_TYPE, options.upstreamTrigger, {
+				id: 'node-upstream',
+				name: UPSTREAM_NAME,
+				position: [-200, 0],
+				...options.upstreamNode,
+			})
+		: {
+				...options.upstreamNode,
+				id: 'node-upstream',
+				name: UPSTREAM_NAME,
+				type: INPUT_TYPE,
+				typeVersion: 1,
+				position: [-200, 0],
+				parameters: { items: JSON.stringify(options.upstreamItems ?? []) },
+			};
 	const node = nodeOf(NODE_TYPE, options.parameters, options.node);
 	const run = await executeWorkflow({
 		credentials: options.credentials,
@@ -297,14 +318,19 @@ export interface TriggerHandle {
 }
 
 /** A polling trigger driven through n8n-core's PollContext, with static data kept between polls. */
-export function triggerHandle(credentials: TestCredentialsHelper, parameters: INodeParameters): TriggerHandle {
+export function triggerHandle(
+	credentials: TestCredentialsHelper,
+	parameters: INodeParameters,
+	/** Node settings, e.g. `onError`; n8n's poll ignores them, and so does the trigger. */
+	settings: Partial<INode> = {},
+): TriggerHandle {
 	let params = parameters;
 	let staticData: IDataObject = {};
 	const additionalData = additionalDataFor(credentials);
 	const trigger = types[TRIGGER_TYPE];
 
 	const poll = async (mode: WorkflowExecuteMode = 'trigger') => {
-		const node = nodeOf(TRIGGER_TYPE, params);
+		const node = nodeOf(TRIGGER_TYPE, params, settings);
 		const workflow = new Workflow({
 			id: 'wf-trigger',
 			name: 'trigger',
