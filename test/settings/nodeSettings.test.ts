@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/src';
+import { DEMO_IDS, startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
 import { credentialsFor, runNode, runWorkflow } from '../harness/engine';
@@ -238,3 +238,22 @@ describe.each(RESOURCES)('Pinned data upstream × $resource $operation', (c) => 
 function escape(text: string): RegExp {
 	return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }
+
+describe('Retry On Fail × a Create (why the README advises against it there)', () => {
+	it('n8n runs every item again: the group of the item that had succeeded is created a second time', async () => {
+		const name = `retry-create-${Date.now()}`;
+		const { error } = await runNode({
+			credentials,
+			parameters: {
+				resource: 'group',
+				operation: 'create',
+				accountId: { __rl: true, mode: 'id', value: '={{ $json.account }}' },
+				name,
+			},
+			items: [{ json: { account: DEMO_IDS.accountId } }, { json: { account: 'not-a-uuid' } }],
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
+		});
+		expect(error?.message).toBe('"Account" must be a UUID, got "not-a-uuid" [item 1]');
+		expect(sandbox.state.groups().filter((g) => g.attributes.name === name)).toHaveLength(2);
+	});
+});
