@@ -56,7 +56,8 @@ function errorItem(
 	itemIndex: number,
 ): INodeExecutionData {
 	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
-	const json: IDataObject = { error: failure.message };
+	// n8n routes on a non-empty `error`: an error without a message still needs one.
+	const json: IDataObject = { error: failure.message || `Item ${itemIndex} failed` };
 	if (failure.description) json[toErrorOutput ? 'details' : 'description'] = failure.description;
 	return { json, pairedItem: { item: itemIndex } };
 }
