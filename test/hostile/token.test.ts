@@ -146,4 +146,30 @@ describe('one token per lifetime', () => {
 		expect(h.service.requests.filter((r) => r.url === '/oauth/token')).toHaveLength(2);
 		expect(credentials.tokenUpdates).toHaveLength(2);
 	});
+
+	it('10 executions that start together with a fresh credential and a slow token endpoint share one token request', async () => {
+		h.service.on('POST', '/oauth/token', (_req, _res) => {
+			// Slow: the sandbox answers after 1.5 s.
+			return new Promise<'pass'>((resolve) => setTimeout(() => resolve('pass'), 1500));
+		});
+		const credentials = h.credentials();
+		const runs = await Promise.all(Array.from({ length: 10 }, () => h.run(getGroup(), { credentials })));
+		expect(runs.map((run) => run.error?.message ?? 'ok')).toEqual(Array(10).fill('ok'));
+		expect(h.service.requests.filter((r) => r.url === '/oauth/token')).toHaveLength(1);
+		expect(h.service.requests.filter((r) => r.method === 'GET')).toHaveLength(10);
+	});
+
+	it('executions that still hold a renewed token take the renewal instead of renewing again', async () => {
+		const credentials = h.credentials();
+		await h.run(getGroup(), { credentials });
+		const old = credentials.raw()?.accessToken;
+		h.sandbox.control.expireTokens();
+		// Two credentials stores holding the same old token, as two executions that read it before the renewal.
+		const other = h.credentials();
+		other.set({ ...credentials.raw()!, accessToken: old });
+		expect((await h.run(getGroup(), { credentials })).error).toBeUndefined();
+		expect((await h.run(getGroup(), { credentials: other })).error).toBeUndefined();
+		expect(h.service.requests.filter((r) => r.url === '/oauth/token')).toHaveLength(2);
+		expect(other.raw()?.accessToken).toBe(credentials.raw()?.accessToken);
+	});
 });

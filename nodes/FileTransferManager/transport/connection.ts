@@ -5,6 +5,7 @@
 import { CREDENTIAL_TYPE } from './constants';
 import { operationError } from '../helpers/errors';
 import { showUrl } from './secrets';
+import { clientKey } from './token';
 import type { ApiContext } from './settings';
 
 export interface Connection {
@@ -15,6 +16,8 @@ export interface Connection {
 	skipTls: boolean;
 	/** The client secret and the token as read, to keep them out of anything shown. */
 	secrets: string[];
+	/** Which client this is, for the token requests of this process. */
+	client: string;
 }
 
 const connections = new WeakMap<ApiContext, Connection>();
@@ -50,6 +53,7 @@ async function readConnection(ctx: ApiContext, itemIndex?: number): Promise<Conn
 		origin: new URL(baseUrl).origin,
 		skipTls: credentials.ignoreSSLIssues === true,
 		secrets,
+		client: clientKey(credentials),
 	};
 }
 

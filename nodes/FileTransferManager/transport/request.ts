@@ -16,6 +16,7 @@ import type { FailureFacts } from './failure';
 import { failureFacts, header, parseJson, TLS_CODES, verdictOf } from './failure';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
+import { forgetTokenRequest } from './token';
 import type { ApiContext, TransportSettings } from './settings';
 import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
 
@@ -171,6 +172,8 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 			facts = { status: outcome.status, headers: {}, body: undefined, garbled: true };
 		} else {
 			facts = outcome.facts;
+			// A token request this attempt waited for may still hang: a repeat asks anew.
+			if (facts.timedOut) forgetTokenRequest(connection.client);
 		}
 
 		const errorOptions: ErrorOptions = {

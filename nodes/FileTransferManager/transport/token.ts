@@ -79,8 +79,70 @@ export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
 	return baseUrl.replace(/\/+$/, '');
 }
 
-/** Fetches a token once; returns the credential field n8n stores (and renews after a 401). */
+/**
+ * Token requests of this process that are under way, by client (Base URL, Client ID and Secret): the
+ * executions that need a token at the same moment share one request instead of each making its own.
+ */
+const inFlight = new Map<string, Promise<{ accessToken: string }>>();
+
+/**
+ * Tokens this process fetched to replace another one, by client and replaced token, for a few minutes:
+ * an execution that still holds the replaced token (it read the credential before the renewal) and gets
+ * 401 takes the replacement instead of renewing again.
+ */
+const replacements = new Map<string, { accessToken: string; at: number }>();
+const REPLACEMENT_KEPT_MS = 5 * 60_000;
+const REPLACEMENTS_KEPT = 100;
+
+/** Which client a credential is: its Base URL, Client ID and Secret. */
+export function clientKey(credentials: ICredentialDataDecryptedObject): string {
+	return [credentials.baseUrl, credentials.clientId, credentials.clientSecret].map((part) => String(part ?? '').trim()).join('\n');
+}
+
+/**
+ * Lets the next caller start a new token request instead of joining the one under way: called when an
+ * attempt that may have been waiting for it ran out of time, so that a repeat really asks again.
+ */
+export function forgetTokenRequest(client: string): void {
+	inFlight.delete(client);
+}
+
+/**
+ * The credential's preAuthentication: a token for the client, shared with any request for the same
+ * client under way in this process, or the one that already replaced the token the caller holds.
+ */
 export async function requestToken(
+	this: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<{ accessToken: string }> {
+	const client = clientKey(credentials);
+	const held = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+	const now = Date.now();
+	for (const [key, value] of replacements) {
+		if (now - value.at > REPLACEMENT_KEPT_MS) replacements.delete(key);
+	}
+	if (held !== '') {
+		const replacement = replacements.get(`${client}\n${held}`);
+		if (replacement) return { accessToken: replacement.accessToken };
+	}
+	const pending = inFlight.get(client);
+	if (pending) return await pending;
+	const request = fetchToken.call(this, credentials);
+	inFlight.set(client, request);
+	try {
+		const result = await request;
+		if (held !== '') {
+			replacements.set(`${client}\n${held}`, { accessToken: result.accessToken, at: Date.now() });
+			if (replacements.size > REPLACEMENTS_KEPT) replacements.delete(replacements.keys().next().value as string);
+		}
+		return result;
+	} finally {
+		if (inFlight.get(client) === request) inFlight.delete(client);
+	}
+}
+
+/** One token request: no redirect followed, bounded in time and size, the answer checked. */
+async function fetchToken(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<{ accessToken: string }> {
