@@ -88,9 +88,11 @@ const aheadKey = (id: string, status: string): string => `${id} ${status}`;
  *   and the entry goes. `ahead` holds only jobs listed ahead in this poll, so it is bounded by how many
  *   such jobs exist at once. Stuck needs nothing more: its bookkeeping does not depend on time.
  * - Healing: a stored cursor ahead of the clock (see startCursor) is replaced by the service's now, with
- *   no ids at it. A job still ahead was handled already when it is older than the stored cursor, or at
- *   it and in its atCursor (what version 1 did); newer ones are delivered. Changes made between the
- *   moment the cursor was pushed ahead and the healing poll were never listed and are not recovered.
+ *   no ids at it, and the poll lists from there. A job listed then was handled already when it is older
+ *   than the stored cursor, or at it and in its atCursor (what version 1 did, and what a clock that went
+ *   back would otherwise repeat); newer ones are delivered. Changes made between the moment the cursor
+ *   was pushed ahead and the healing poll were never listed by version 1 and are not recovered; every
+ *   change after the healing poll is.
  */
 export function processWindow(
 	state: TriggerState,
@@ -103,8 +105,7 @@ export function processWindow(
 	const storedAtCursor = new Set(state.atCursor);
 	const start = startCursor(state.cursor, clock);
 	const healed = start !== state.cursor;
-	const oldCursor = start === null ? undefined : timeOf(start);
-	const handledAtCursor = new Set(healed ? [] : state.atCursor);
+	const startTime = start === null ? undefined : timeOf(start);
 	const handledAhead = new Set(state.ahead.map(({ id, status }) => aheadKey(id, status)));
 	const stuck = new Set(state.stuck);
 	const ahead = new Map<string, AheadEntry>();
@@ -118,7 +119,7 @@ export function processWindow(
 	}
 	const cursor = newest ? newest.attributes.updatedAt : start;
 	const cursorTime = cursor === null ? undefined : timeOf(cursor);
-	const atCursor = new Set(cursorTime === oldCursor ? handledAtCursor : []);
+	const atCursor = new Set(cursorTime === startTime && !healed ? state.atCursor : []);
 
 	for (const job of records) {
 		// A job updated while the pages were read is listed once only (keyset paging), but be safe.
@@ -135,20 +136,19 @@ export function processWindow(
 		}
 		stuck.delete(job.id);
 		if (!isFinal(status) || !watched.has(status as WatchedEvent)) continue;
-		const handledWhileAhead = handledAhead.has(aheadKey(job.id, status));
+		// Handled already: at or before the stored cursor (before it only when healing: otherwise nothing
+		// older is listed), or delivered while ahead of the clock in this same status.
+		const handled =
+			(storedCursor !== undefined &&
+				(time < storedCursor || (time === storedCursor && storedAtCursor.has(job.id)))) ||
+			handledAhead.has(aheadKey(job.id, status));
 		if (isAheadOf(clock, job)) {
 			ahead.set(job.id, { id: job.id, status });
-			const handledBeforeHealing =
-				storedCursor !== undefined &&
-				(time < storedCursor || (time === storedCursor && storedAtCursor.has(job.id)));
-			if (handledWhileAhead || handledBeforeHealing) continue;
-			if (deliver) events.push({ job, event: status as WatchedEvent, aheadOfClock: true });
+			if (!handled && deliver) events.push({ job, event: status as WatchedEvent, aheadOfClock: true });
 			continue;
 		}
 		if (time === cursorTime) atCursor.add(job.id);
-		if (time === oldCursor && handledAtCursor.has(job.id)) continue;
-		if (handledWhileAhead) continue;
-		if (deliver) events.push({ job, event: status as WatchedEvent });
+		if (!handled && deliver) events.push({ job, event: status as WatchedEvent });
 	}
 
 	events.sort(
