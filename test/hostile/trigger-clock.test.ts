@@ -319,6 +319,25 @@ describe('the clock it is compared with', () => {
 		await laterEventsFlow(t, 1);
 	});
 
+	it('a Date header that says 9999 for one poll: the cursor it allowed is healed at the next poll, later events flow', async () => {
+		const t = await setUp();
+		const ahead = await t.change('finished');
+		t.stamps.set(ahead, FAR);
+		t.rewrite.date = () => 'Fri, 31 Dec 9999 23:59:59 GMT';
+		// By that clock the job is not ahead: it is delivered as an ordinary job and moves the cursor.
+		const lied = await polled(t.trigger);
+		expect(keys(lied.items)).toEqual([`${ahead}:finished`]);
+		expect(lied.items[0]).not.toHaveProperty('aheadOfServiceClock');
+		expect(triggerState(t.trigger)).toMatchObject({ cursor: FAR, atCursor: [ahead] });
+		t.rewrite.date = undefined;
+		await nextSecond();
+		const heal = await polled(t.trigger);
+		expect(heal).toEqual({ items: [], requests: 1 });
+		expect(Date.parse(String(triggerState(t.trigger).cursor))).toBeLessThanOrEqual(Date.now());
+		expect(triggerState(t.trigger).ahead).toEqual([{ id: ahead, status: 'finished' }]);
+		await laterEventsFlow(t, 2);
+	});
+
 	it('no Date header: the local clock stands in, and a future job is still held back', async () => {
 		const t = await setUp();
 		t.rewrite.date = () => null;
