@@ -81,6 +81,7 @@ async function polled(trigger: TriggerHandle): Promise<{ items: IDataObject[]; r
 
 const stampOf = (id: string): string => h.sandbox.state.job(id)!.attributes.updatedAt;
 const future = (ms: number): string => new Date(Date.now() + ms).toISOString();
+const keysAndRequests = ({ items, requests }: { items: IDataObject[]; requests: number }) => ({ keys: keys(items), requests });
 const snapshot = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 async function nextSecond(): Promise<void> {
@@ -129,6 +130,7 @@ describe('a job stamped ahead of the service clock', () => {
 
 		const first = await polled(t.trigger);
 		expect(keys(first.items)).toEqual([`${ahead}:finished`]);
+		expect(first.requests).toBe(1);
 		expect(first.items[0]).toMatchObject({ seenAt: FAR, updatedAt: FAR, aheadOfServiceClock: true });
 		expect(first.requests).toBe(1);
 		// The cursor stays where the newest job with a sane stamp put it.
@@ -159,6 +161,7 @@ describe('a job stamped ahead of the service clock', () => {
 		t.stamps.set(failed, stamp);
 		const first = await polled(t.trigger);
 		expect(keys(first.items)).toEqual([`${failed}:failed`]);
+		expect(first.requests).toBe(1);
 		expect(first.items[0]).toMatchObject({ seenAt: stamp, aheadOfServiceClock: true });
 		expect(triggerState(t.trigger)).toMatchObject({ cursor: stampOf(t.baseline), ahead: [{ id: failed, status: 'failed' }] });
 		await laterEventsFlow(t, 2);
@@ -168,12 +171,13 @@ describe('a job stamped ahead of the service clock', () => {
 		const t = await setUp();
 		const ahead = await t.change('finished');
 		t.stamps.set(ahead, FAR);
-		expect(keys((await polled(t.trigger)).items)).toEqual([`${ahead}:finished`]);
+		expect(keysAndRequests(await polled(t.trigger))).toEqual({ keys: [`${ahead}:finished`], requests: 1 });
 		const state = snapshot(t.trigger.staticData());
 		for (let i = 0; i < 3; i++) {
 			expect(await polled(t.trigger)).toEqual({ items: [], requests: 1 });
 			expect(snapshot(t.trigger.staticData())).toEqual(state);
 		}
+		expect(triggerState(t.trigger)).toMatchObject({ cursor: stampOf(t.baseline), ahead: [{ id: ahead, status: 'finished' }] });
 		// The page was read from the top, with no page cursor.
 		const last = h.service.requests.filter((r) => r.url.startsWith('/jobs?')).pop()!;
 		expect(new URL(last.url, 'http://x').searchParams.get('page[after]')).toBeNull();
@@ -184,7 +188,7 @@ describe('a job stamped ahead of the service clock', () => {
 		const ahead = await t.change('finished');
 		t.stamps.set(ahead, future(10 * YEAR_MS));
 		t.trigger.restart();
-		expect(keys((await polled(t.trigger)).items)).toEqual([`${ahead}:finished`]);
+		expect(keysAndRequests(await polled(t.trigger))).toEqual({ keys: [`${ahead}:finished`], requests: 1 });
 		for (let round = 0; round < 3; round++) {
 			t.trigger.restart();
 			const a = await t.change('finished');
@@ -203,6 +207,7 @@ describe('a job stamped ahead of the service clock', () => {
 		t.stamps.set(stuck, FAR);
 		const first = await polled(t.trigger);
 		expect(keys(first.items)).toEqual([`${stuck}:stuck`]);
+		expect(first.requests).toBe(1);
 		expect(first.items[0].aheadOfServiceClock).toBe(true);
 		expect(await polled(t.trigger)).toEqual({ items: [], requests: 1 });
 		expect(triggerState(t.trigger)).toMatchObject({ cursor: stampOf(t.baseline), stuck: [stuck], ahead: [] });
@@ -232,7 +237,7 @@ describe('a job stamped ahead of the service clock', () => {
 		const [later] = h.sandbox.control.insertJobs(1, { status: 'running', userId: user });
 		await nextMillisecond();
 		h.sandbox.control.setJobStatus(later, 'finished');
-		expect(keys((await polled(trigger)).items)).toEqual([`${later}:finished`]);
+		expect(keysAndRequests(await polled(trigger))).toEqual({ keys: [`${later}:finished`], requests: 1 });
 		expect(triggerState(trigger).cursor).toBe(stampOf(later));
 	});
 });
@@ -242,7 +247,7 @@ describe('the service corrects the timestamp later', () => {
 		const t = await setUp();
 		const ahead = await t.change('finished');
 		t.stamps.set(ahead, FAR);
-		expect(keys((await polled(t.trigger)).items)).toEqual([`${ahead}:finished`]);
+		expect(keysAndRequests(await polled(t.trigger))).toEqual({ keys: [`${ahead}:finished`], requests: 1 });
 
 		// Corrected to now: the newest sane job, so it becomes the cursor.
 		await nextMillisecond();
@@ -259,7 +264,7 @@ describe('the service corrects the timestamp later', () => {
 		const t = await setUp();
 		const ahead = await t.change('finished');
 		t.stamps.set(ahead, FAR);
-		expect(keys((await polled(t.trigger)).items)).toEqual([`${ahead}:finished`]);
+		expect(keysAndRequests(await polled(t.trigger))).toEqual({ keys: [`${ahead}:finished`], requests: 1 });
 		await laterEventsFlow(t, 1);
 		t.stamps.delete(ahead);
 		expect(await polled(t.trigger)).toEqual({ items: [], requests: 1 });
@@ -294,8 +299,9 @@ describe('the clock it is compared with', () => {
 		const job = await t.change('finished');
 		const stamp = future(1800_000);
 		t.stamps.set(job, stamp);
-		const { items } = await polled(t.trigger);
+		const { items, requests } = await polled(t.trigger);
 		expect(keys(items)).toEqual([`${job}:finished`]);
+		expect(requests).toBe(1);
 		expect(items[0]).not.toHaveProperty('aheadOfServiceClock');
 		expect(triggerState(t.trigger)).toMatchObject({ cursor: stamp, ahead: [] });
 	});
@@ -307,6 +313,7 @@ describe('the clock it is compared with', () => {
 		const b = await t.change('failed');
 		const first = await polled(t.trigger);
 		expect(keys(first.items)).toEqual([`${a}:finished`, `${b}:failed`]);
+		expect(first.requests).toBe(1);
 		expect(first.items.every((item) => item.aheadOfServiceClock === true)).toBe(true);
 		// The stored cursor is ahead of that clock too: it comes back to the service's (wrong) now, and the
 		// baseline job listed again is not repeated (it was handled at the stored cursor).
@@ -327,6 +334,7 @@ describe('the clock it is compared with', () => {
 		// By that clock the job is not ahead: it is delivered as an ordinary job and moves the cursor.
 		const lied = await polled(t.trigger);
 		expect(keys(lied.items)).toEqual([`${ahead}:finished`]);
+		expect(lied.requests).toBe(1);
 		expect(lied.items[0]).not.toHaveProperty('aheadOfServiceClock');
 		expect(triggerState(t.trigger)).toMatchObject({ cursor: FAR, atCursor: [ahead] });
 		t.rewrite.date = undefined;
@@ -345,6 +353,7 @@ describe('the clock it is compared with', () => {
 		t.stamps.set(ahead, FAR);
 		const first = await polled(t.trigger);
 		expect(keys(first.items)).toEqual([`${ahead}:finished`]);
+		expect(first.requests).toBe(1);
 		expect(triggerState(t.trigger)).toMatchObject({ cursor: stampOf(t.baseline), ahead: [{ id: ahead, status: 'finished' }] });
 		await laterEventsFlow(t, 2);
 	});
