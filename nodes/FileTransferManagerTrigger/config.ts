@@ -1,9 +1,9 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
-import type { TransferType } from '../FileTransferManager/api/types';
 import { FINAL_JOB_STATUSES, TRANSFER_TYPES } from '../FileTransferManager/api/types';
-import { isUuid } from '../FileTransferManager/helpers/validate';
+import { operationError } from '../FileTransferManager/helpers/errors';
+import type { FilterSpec } from '../FileTransferManager/helpers/validate';
+import { filterQuery, filterValue } from '../FileTransferManager/helpers/validate';
 import { MAX_ATTACHED_ERRORS } from './description';
 import { hashText } from './state';
 import type { WatchedEvent } from './watch';
@@ -22,21 +22,20 @@ export interface TriggerConfig {
 	fingerprint: string;
 }
 
-const LOCATOR_FILTERS: Array<{ name: string; field: string; label: string }> = [
-	{ name: 'accountId', field: 'accountId', label: 'Account' },
-	{ name: 'groupId', field: 'groupId', label: 'Group' },
-	{ name: 'userId', field: 'userId', label: 'User' },
-	{ name: 'sourceStorageId', field: 'source.id', label: 'Source Storage' },
-	{ name: 'targetStorageId', field: 'target.id', label: 'Target Storage' },
+/** The Filters collection; Dry Runs is read on its own, since its three choices map to two filter values. */
+const FILTERS: FilterSpec[] = [
+	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
+	{ name: 'groupId', field: 'groupId', label: 'Group', kind: 'id' },
+	{ name: 'userId', field: 'userId', label: 'User', kind: 'id' },
+	{ name: 'sourceStorageId', field: 'source.id', label: 'Source Storage', kind: 'id' },
+	{ name: 'targetStorageId', field: 'target.id', label: 'Target Storage', kind: 'id' },
+	{ name: 'transferType', field: 'transferType', label: 'Transfer Type', kind: { oneOf: TRANSFER_TYPES } },
 ];
 
-function locatorValue(value: unknown): unknown {
-	if (value && typeof value === 'object' && '__rl' in value) return (value as { value?: unknown }).value;
-	return value;
-}
+const DRY_RUNS = ['include', 'exclude', 'only'] as const;
 
 function invalid(ctx: IPollFunctions, message: string, description?: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), message, { description });
+	return operationError(ctx.getNode(), message, { description });
 }
 
 /** Reads and validates the parameters before any request is made. */
@@ -53,35 +52,15 @@ export function readConfig(ctx: IPollFunctions): TriggerConfig {
 	}
 	const watched = new Set(events as WatchedEvent[]);
 
-	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
-	const filterQs: IDataObject = {};
-	for (const { name, field, label } of LOCATOR_FILTERS) {
-		const raw = locatorValue(filters[name]);
-		const value = typeof raw === 'string' ? raw.trim() : raw;
-		if (value === undefined || value === null || value === '') continue;
-		if (!isUuid(value)) {
-			throw invalid(
-				ctx,
-				`Filter "${label}" must be a UUID, got ${JSON.stringify(value)}`,
-				'IDs of this API look like 3f2b8c1e-6a1d-4c1f-9b7e-0d2a6c9e4f10. Pick the record from the list, or map an ID field.',
-			);
-		}
-		filterQs[`filter[${field}]`] = value;
-	}
-	const dryRun = filters.dryRun ?? 'include';
-	if (dryRun === 'only') filterQs['filter[dryRun]'] = 'true';
-	else if (dryRun === 'exclude') filterQs['filter[dryRun]'] = 'false';
-	else if (dryRun !== 'include') {
-		throw invalid(ctx, `Filter "Dry Runs" must be include, exclude or only, got ${JSON.stringify(dryRun)}`);
-	}
-	if (filters.transferType !== undefined && filters.transferType !== '') {
-		if (!(TRANSFER_TYPES as readonly unknown[]).includes(filters.transferType)) {
-			throw invalid(
-				ctx,
-				`Filter "Transfer Type" must be one of ${TRANSFER_TYPES.join(', ')}, got ${JSON.stringify(filters.transferType)}`,
-			);
-		}
-		filterQs['filter[transferType]'] = filters.transferType as TransferType;
+	// A filter that came out of an expression empty-handed (null, a number for an ID, …) fails the poll:
+	// dropping it would widen what is watched.
+	const filters = ctx.getNodeParameter('filters', {}) as unknown;
+	const filterQs = filterQuery(ctx, undefined, filters, FILTERS);
+	const given = (filters ?? {}) as IDataObject;
+	if (Object.prototype.hasOwnProperty.call(given, 'dryRun')) {
+		const dryRun = filterValue(ctx, undefined, 'Dry Runs', given.dryRun, { oneOf: DRY_RUNS });
+		if (dryRun === 'only') filterQs['filter[dryRun]'] = 'true';
+		else if (dryRun === 'exclude') filterQs['filter[dryRun]'] = 'false';
 	}
 
 	// The list filter takes one value per field, so status is filtered on the server only when a single

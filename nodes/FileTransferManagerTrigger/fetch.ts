@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
 import type { Job, ListDocument } from '../FileTransferManager/api/types';
+import { operationError } from '../FileTransferManager/helpers/errors';
 import { PAGE_LIMIT_MAX } from '../FileTransferManager/api/types';
 import { apiRequest, apiRequestAllItems, serverClockOf } from '../FileTransferManager/transport';
 import type { TriggerConfig } from './config';
@@ -14,7 +14,7 @@ export const NEWEST_FIRST = '-updatedAt';
 function checkJob(ctx: IPollFunctions, job: Job): void {
 	const updatedAt = job?.attributes?.updatedAt;
 	if (typeof job?.id !== 'string' || typeof updatedAt !== 'string' || Number.isNaN(timeOf(updatedAt))) {
-		throw new NodeOperationError(ctx.getNode(), 'The service listed a job without an id or a valid updatedAt', {
+		throw operationError(ctx.getNode(), 'The service listed a job without an id or a valid updatedAt', {
 			description:
 				'The trigger orders changes by the server\'s updatedAt timestamp (ISO 8601). Nothing was saved; the next poll tries again.',
 		});
@@ -26,7 +26,7 @@ async function listPage(ctx: IPollFunctions, qs: IDataObject, after: string | nu
 	if (after !== null) pageQs['page[after]'] = after;
 	const page = await apiRequest<ListDocument<Job>>(ctx, routes.listJobs(), { qs: pageQs });
 	if (!Array.isArray(page?.data) || !page.meta?.page) {
-		throw new NodeOperationError(ctx.getNode(), 'The service answered a list without data or meta.page');
+		throw operationError(ctx.getNode(), 'The service answered a list without data or meta.page');
 	}
 	for (const job of page.data) checkJob(ctx, job);
 	return page;
@@ -92,7 +92,7 @@ export async function listSince(
 		if (reachedOlder || next === null || next === undefined) break;
 		// A page that brings no job not seen before, under a new cursor, would otherwise page forever.
 		if (cursors.has(next) || page.data.length === 0 || fresh === 0) {
-			throw new NodeOperationError(
+			throw operationError(
 				ctx.getNode(),
 				'The service returned a page cursor that does not advance; stopped to avoid an endless loop',
 				{ description: 'Nothing was saved; the next poll tries again.' },

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
 import type { Job, JobError, JobStats, ListDocument } from '../FileTransferManager/api/types';
+import { operationError } from '../FileTransferManager/helpers/errors';
 import { flatten } from '../FileTransferManager/helpers/output';
 import { apiRequest } from '../FileTransferManager/transport';
 import type { TriggerConfig } from './config';
@@ -93,7 +94,7 @@ async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promis
 		}
 		throw error instanceof NodeApiError
 			? new NodeApiError(ctx.getNode(), error as unknown as JsonObject)
-			: new NodeOperationError(ctx.getNode(), error as Error);
+			: operationError(ctx.getNode(), error as Error);
 	}
 }
 

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { Job } from '../FileTransferManager/api/types';
+import { operationError } from '../FileTransferManager/helpers/errors';
 import type { TriggerConfig } from './config';
 import { readConfig } from './config';
 import { listSince, listStuck, newestInStatus, newestJobs } from './fetch';
@@ -32,7 +33,7 @@ async function sample(ctx: IPollFunctions, config: TriggerConfig): Promise<INode
 		}
 	}
 	if (!found) {
-		throw new NodeOperationError(ctx.getNode(), 'No job matching the events and filters found', {
+		throw operationError(ctx.getNode(), 'No job matching the events and filters found', {
 			description: `No job is ${[...config.watched].join(', ')} with these filters yet. Let a job reach one of these statuses, or loosen the filters, then fetch again.`,
 		});
 	}
@@ -89,7 +90,7 @@ export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData
 		const failure =
 			error instanceof NodeApiError
 				? new NodeApiError(this.getNode(), error as unknown as JsonObject)
-				: new NodeOperationError(this.getNode(), error as Error);
+				: operationError(this.getNode(), error as Error);
 		if (this.getMode() !== 'manual' && !String(failure.description ?? '').includes(AFTER_FAILURE)) {
 			failure.description = [failure.description, AFTER_FAILURE].filter((part) => part).join(' ');
 		}

@@ -174,6 +174,9 @@ describe('credential test in a running n8n', () => {
 			},
 		});
 		expect(result.status).toBe('Error');
+		// The credential's own token request throws the same text as a workflow run shows.
+		expect(result.message).toContain('check your Client ID and Client Secret in the credential (HTTP 401 invalid_client)');
+		expect(result.message).not.toContain('not-the-secret');
 		expect(sandbox.requests.count({ method: 'POST', path: '/oauth/token', status: 401 })).toBeGreaterThanOrEqual(1);
 		expect(sandbox.requests.count({ method: 'GET', path: '/', status: 200 })).toBe(0);
 	});

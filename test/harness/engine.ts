@@ -1,17 +1,21 @@
 import { ExecutionLifecycleHooks, PollContext, WorkflowExecute } from 'n8n-core';
 import type {
+	IConnections,
 	IDataObject,
+	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
+	INodeTypeDescription,
 	INodeTypes,
+	IPinData,
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createRunExecutionData, NodeHelpers, Workflow } from 'n8n-workflow';
+import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { FileTransferManager } from '../../nodes/FileTransferManager/FileTransferManager.node';
 import { FileTransferManagerTrigger } from '../../nodes/FileTransferManagerTrigger/FileTransferManagerTrigger.node';
@@ -20,7 +24,35 @@ import { CREDENTIAL_ID, CREDENTIAL_TYPE, TestCredentialsHelper } from './credent
 export const NODE_TYPE = 'n8n-nodes-file-transfer-manager.fileTransferManager';
 export const TRIGGER_TYPE = 'n8n-nodes-file-transfer-manager.fileTransferManagerTrigger';
 
+/** Name of the upstream node in runWorkflow's two-node workflows. */
+export const UPSTREAM_NAME = 'Input';
+/** Name of the action node in every workflow the harness builds. */
+export const NODE_NAME = 'File Transfer Manager';
+
+/** A stand-in upstream node: outputs the items in its `items` parameter (a JSON array of objects). */
+export const INPUT_TYPE = 'test.input';
+
+class TestInput implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Input',
+		name: 'input',
+		group: ['transform'],
+		version: 1,
+		description: 'Outputs fixed items',
+		defaults: { name: UPSTREAM_NAME },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = JSON.parse(this.getNodeParameter('items', 0) as string) as IDataObject[];
+		return [items.map((json) => ({ json, pairedItem: { item: 0 } }))];
+	}
+}
+
 const types: Record<string, INodeType> = {
+	[INPUT_TYPE]: new TestInput(),
 	[NODE_TYPE]: new FileTransferManager(),
 	[TRIGGER_TYPE]: new FileTransferManagerTrigger(),
 };
@@ -73,7 +105,7 @@ export function additionalDataFor(credentialsHelper: TestCredentialsHelper): IWo
 function nodeOf(type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
 	return {
 		id: 'node-under-test',
-		name: type === TRIGGER_TYPE ? 'File Transfer Manager Trigger' : 'File Transfer Manager',
+		name: type === TRIGGER_TYPE ? 'File Transfer Manager Trigger' : NODE_NAME,
 		type,
 		typeVersion: 1,
 		position: [0, 0],
@@ -90,16 +122,90 @@ export interface NodeRunOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	mode?: WorkflowExecuteMode;
-	/** Extra node settings, e.g. n8n's own `retryOnFail`, `maxTries`, `waitBetweenTries`. */
+	/** Extra node settings, e.g. n8n's own `retryOnFail`, `maxTries`, `waitBetweenTries`, `onError`. */
 	node?: Partial<INode>;
 }
+
+export type RunError = Error & { description?: string; context?: IDataObject; httpCode?: string | null };
 
 export interface NodeRunResult {
 	/** Output items of the node's first output; empty when the node failed. */
 	items: INodeExecutionData[];
+	/**
+	 * Every output of the node, as n8n recorded it: index 0 the main (success) output, index 1 the error
+	 * output when the node's On Error setting is "Continue (using error output)". Empty when the node failed.
+	 */
+	outputs: INodeExecutionData[][];
 	/** The error n8n recorded for the run, if the node failed. */
-	error?: Error & { description?: string; context?: IDataObject; httpCode?: string | null };
+	error?: RunError;
+	/**
+	 * The node's output as n8n recorded it, also when the node failed as a whole and n8n went on anyway
+	 * (On Error: Continue passes the node's input items on, and records the error beside them).
+	 */
+	recorded: INodeExecutionData[][];
+	/** The error of the whole run: undefined when the run succeeded, also when n8n continued past a node's error. */
+	runError?: RunError;
 	run: IRun;
+}
+
+interface WorkflowSpec {
+	credentials: TestCredentialsHelper;
+	nodes: INode[];
+	connections: IConnections;
+	/** The node the run starts from, with its input items. */
+	start: { node: INode; items: INodeExecutionData[] };
+	pinData?: IPinData;
+	mode: WorkflowExecuteMode;
+}
+
+/** Runs a workflow through n8n-core's WorkflowExecute, from one start node, as a workflow run does. */
+async function executeWorkflow(spec: WorkflowSpec): Promise<IRun> {
+	const { nodes, connections, mode } = spec;
+	const workflow = new Workflow({
+		id: 'wf-test',
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		pinData: spec.pinData,
+		settings: { executionOrder: 'v1' },
+	});
+	const runExecutionData = createRunExecutionData({
+		resultData: { pinData: spec.pinData },
+		executionData: {
+			nodeExecutionStack: [{ node: spec.start.node, data: { main: [spec.start.items] }, source: null }],
+		},
+	});
+	const additionalData = additionalDataFor(spec.credentials);
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {
+		id: 'wf-test',
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
+	return await execute.processRunExecutionData(workflow);
+}
+
+/** What n8n recorded for one node of a run. */
+function resultOf(run: IRun, nodeName: string): NodeRunResult {
+	const taskData = run.data.resultData.runData[nodeName]?.[0];
+	const error = (taskData?.error ?? run.data.resultData.error) as RunError | undefined;
+	const recorded = ((taskData?.data?.main ?? []) as Array<INodeExecutionData[] | null>).map((o) => o ?? []);
+	return {
+		items: error ? [] : (recorded[0] ?? []),
+		outputs: error ? [] : recorded,
+		recorded,
+		error,
+		runError: run.data.resultData.error as RunError | undefined,
+		run,
+	};
 }
 
 /** Executes the action node once through n8n-core's WorkflowExecute, as a workflow run does. */
@@ -108,40 +214,97 @@ export async function runNode(options: NodeRunOptions): Promise<NodeRunResult> {
 		continueOnFail: options.continueOnFail ?? false,
 		...options.node,
 	});
-	const workflow = new Workflow({
-		id: 'wf-test',
-		name: 'test',
+	const run = await executeWorkflow({
+		credentials: options.credentials,
 		nodes: [node],
 		connections: {},
-		active: false,
-		nodeTypes,
-		settings: { executionOrder: 'v1' },
+		start: { node, items: options.items ?? [{ json: {} }] },
+		mode: options.mode ?? 'manual',
 	});
-	const mode = options.mode ?? 'manual';
-	const items = options.items ?? [{ json: {} }];
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node, data: { main: [items] }, source: null }],
+	return resultOf(run, node.name);
+}
+
+export interface WorkflowRunOptions {
+	credentials: TestCredentialsHelper;
+	/** The action node's parameters. */
+	parameters: INodeParameters;
+	/** The action node's settings, e.g. `onError`, `executeOnce`, `alwaysOutputData`. */
+	node?: Partial<INode>;
+	/** What the upstream node "Input" outputs: it runs and returns these items. */
+	upstreamItems?: IDataObject[];
+	/** Pinned data of the upstream node (workflow pinData): n8n uses it instead of running the node. */
+	upstreamPinData?: INodeExecutionData[];
+	/** Makes the upstream node the File Transfer Manager Trigger, with these parameters, instead of "Input". */
+	upstreamTrigger?: INodeParameters;
+	/** The upstream node's settings. */
+	upstreamNode?: Partial<INode>;
+	mode?: WorkflowExecuteMode;
+}
+
+export interface WorkflowRunResult extends NodeRunResult {
+	/** The upstream node's output, as n8n recorded it. */
+	upstream: INodeExecutionData[];
+}
+
+/**
+ * A two-node workflow, "Input" → "File Transfer Manager" ("Input" being a stand-in node or the trigger), run through n8n-core's WorkflowExecute: the
+ * action node sees a real upstream node, so expressions such as `$input.all()`, `$('Input').item` and
+ * paired items resolve as in n8n. "Input" either runs (returning `upstreamItems`) or is pinned
+ * (`upstreamPinData`, a workflow's pinData).
+ */
+export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRunResult> {
+	const upstream: INode = options.upstreamTrigger
+		? nodeOf(TRIGGER_TYPE, options.upstreamTrigger, {
+				id: 'node-upstream',
+				name: UPSTREAM_NAME,
+				position: [-200, 0],
+				...options.upstreamNode,
+			})
+		: {
+				...options.upstreamNode,
+				id: 'node-upstream',
+				name: UPSTREAM_NAME,
+				type: INPUT_TYPE,
+				typeVersion: 1,
+				position: [-200, 0],
+				parameters: { items: JSON.stringify(options.upstreamItems ?? []) },
+			};
+	const node = nodeOf(NODE_TYPE, options.parameters, options.node);
+	const run = await executeWorkflow({
+		credentials: options.credentials,
+		nodes: [upstream, node],
+		connections: {
+			[UPSTREAM_NAME]: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
 		},
+		start: { node: upstream, items: [{ json: {} }] },
+		pinData: options.upstreamPinData ? { [UPSTREAM_NAME]: options.upstreamPinData } : undefined,
+		mode: options.mode ?? 'manual',
 	});
-	const additionalData = additionalDataFor(options.credentials);
-	additionalData.hooks = new ExecutionLifecycleHooks(mode, 'exec-test', {
-		id: 'wf-test',
-		name: 'test',
+	const upstreamTask = run.data.resultData.runData[UPSTREAM_NAME]?.[0];
+	return {
+		...resultOf(run, node.name),
+		upstream: (upstreamTask?.data?.main?.[0] ?? []) as INodeExecutionData[],
+	};
+}
+
+/**
+ * The trigger as the start node of a manual run ("Execute workflow" / "Fetch Test Event" in the editor),
+ * through n8n-core's WorkflowExecute, which calls the trigger's poll once.
+ */
+export async function runTriggerManually(
+	credentials: TestCredentialsHelper,
+	parameters: INodeParameters,
+	settings: Partial<INode> = {},
+): Promise<NodeRunResult> {
+	const node = nodeOf(TRIGGER_TYPE, parameters, settings);
+	const run = await executeWorkflow({
+		credentials,
 		nodes: [node],
 		connections: {},
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
-	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	const run = await execute.processRunExecutionData(workflow);
-	const taskData = run.data.resultData.runData[node.name]?.[0];
-	const error = (taskData?.error ?? run.data.resultData.error) as NodeRunResult['error'];
-	const items_ = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
-	return { items: error ? [] : items_, error, run };
+		start: { node, items: [{ json: {} }] },
+		mode: 'manual',
+	});
+	return resultOf(run, node.name);
 }
 
 export interface TriggerHandle {
@@ -155,14 +318,19 @@ export interface TriggerHandle {
 }
 
 /** A polling trigger driven through n8n-core's PollContext, with static data kept between polls. */
-export function triggerHandle(credentials: TestCredentialsHelper, parameters: INodeParameters): TriggerHandle {
+export function triggerHandle(
+	credentials: TestCredentialsHelper,
+	parameters: INodeParameters,
+	/** Node settings, e.g. `onError`; n8n's poll ignores them, and so does the trigger. */
+	settings: Partial<INode> = {},
+): TriggerHandle {
 	let params = parameters;
 	let staticData: IDataObject = {};
 	const additionalData = additionalDataFor(credentials);
 	const trigger = types[TRIGGER_TYPE];
 
 	const poll = async (mode: WorkflowExecuteMode = 'trigger') => {
-		const node = nodeOf(TRIGGER_TYPE, params);
+		const node = nodeOf(TRIGGER_TYPE, params, settings);
 		const workflow = new Workflow({
 			id: 'wf-trigger',
 			name: 'trigger',

@@ -99,7 +99,7 @@ export const getGroup = (requestOptions: IDataObject = {}): INodeParameters => (
 	resource: 'group',
 	operation: 'get',
 	groupId: rl(DEMO_IDS.groupIds[0]),
-	requestOptions,
+	requestOptions: requestOptions as INodeParameters,
 });
 /** Settings that keep retries quick. */
 export const FAST = { maxRetryWait: 0.05 };

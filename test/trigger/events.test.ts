@@ -144,7 +144,7 @@ describe('filters', () => {
 	it('rejects an id that is not a UUID before any request', async () => {
 		const handle = handleFor(sandbox, params({ filters: { accountId: rl('acme') } }));
 		const before = sandbox.requests.count();
-		await expect(handle.poll()).rejects.toThrow('Filter "Account" must be a UUID');
+		await expect(handle.poll()).rejects.toThrow('"Filters → Account" must be a UUID');
 		expect(sandbox.requests.count()).toBe(before);
 	});
 });

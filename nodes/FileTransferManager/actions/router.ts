@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { operationError } from '../helpers/errors';
 import * as account from './account/Account.resource';
 import * as api from './api/Api.resource';
 import * as group from './group/Group.resource';
@@ -30,12 +31,36 @@ function operationOf(
 ): OperationModule {
 	const module = resources[resource]?.[operation] as OperationModule | undefined;
 	if (!module || typeof module.execute !== 'function') {
-		throw new NodeOperationError(
+		throw operationError(
 			ctx.getNode(),
 			`The operation "${operation}" is not supported for resource "${resource}"`,
 		);
 	}
 	return module;
+}
+
+/**
+ * The item a failed input item becomes when the node continues on error, paired with its input item.
+ *
+ * - "Continue (regular output)" (and the legacy Continue On Fail): `{ error, description }` on the main
+ *   output, beside the successful items.
+ * - "Continue (using error output)": n8n 2.x moves an item to the error output when the item has its
+ *   `error` property set, or when its JSON holds nothing but `error`, `message` and `details`
+ *   (WorkflowExecute.handleNodeErrorOutput). An item with `error` set then has its JSON replaced by
+ *   `{ error: <message> }` (WorkflowExecute.normalizeNodeErrors), which would drop the description;
+ *   so the item carries `{ error, details }` in its JSON only, and n8n puts it on the error output and
+ *   merges the input item's JSON under it.
+ */
+function errorItem(
+	ctx: IExecuteFunctions,
+	failure: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
+	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	// n8n routes on a non-empty `error`: an error without a message still needs one.
+	const json: IDataObject = { error: failure.message || `Item ${itemIndex} failed` };
+	if (failure.description) json[toErrorOutput ? 'details' : 'description'] = failure.description;
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 /** Runs the chosen operation once per input item; owns continueOnFail and paired items. */
@@ -59,12 +84,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const failure =
 				error instanceof NodeApiError || error instanceof NodeOperationError
 					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+					: operationError(this.getNode(), error as Error, { itemIndex });
 			if (failure.context.itemIndex === undefined) failure.context.itemIndex = itemIndex;
 			if (this.continueOnFail()) {
-				const json: IDataObject = { error: failure.message };
-				if (failure.description) json.description = failure.description;
-				output.push({ json, pairedItem: { item: itemIndex } });
+				output.push(errorItem(this, failure, itemIndex));
 				continue;
 			}
 			throw failure;

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { routes } from '../api/routes';
 import type { Document, Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
 import { apiRequest } from '../transport';
+import { operationError } from './errors';
 import { invalidInput, requireBoolean } from './validate';
 
 /** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */
@@ -114,7 +115,7 @@ export async function waitForJob(
 		if (WAIT_END_STATUSES.includes(current.attributes.status)) break;
 		const now = Date.now();
 		if (now >= deadline) {
-			throw new NodeOperationError(
+			throw operationError(
 				ctx.getNode(),
 				`Job ${job.id} did not end within ${settings.maxWait} seconds; its last status was "${current.attributes.status}" [item ${itemIndex}]`,
 				{
@@ -126,7 +127,7 @@ export async function waitForJob(
 		}
 		const signal = ctx.getExecutionCancelSignal?.();
 		if (signal?.aborted) {
-			throw new NodeOperationError(
+			throw operationError(
 				ctx.getNode(),
 				`The execution was canceled while waiting for job ${job.id} (last status "${current.attributes.status}")`,
 				{ itemIndex },
@@ -139,7 +140,7 @@ export async function waitForJob(
 	if (current.attributes.status === 'failed' && settings.failOnFailedJob) {
 		const stats = current.attributes.stats;
 		const progress = stats ? `It transferred ${stats.transferredCount} of ${stats.filesCount} files. ` : '';
-		throw new NodeOperationError(ctx.getNode(), `Job ${current.id} ended with status "failed" [item ${itemIndex}]`, {
+		throw operationError(ctx.getNode(), `Job ${current.id} ended with status "failed" [item ${itemIndex}]`, {
 			itemIndex,
 			description: `${progress}Job → Get Errors lists what went wrong. Turn off "Fail on Failed Job" to output the failed job as a normal item instead.`,
 		});

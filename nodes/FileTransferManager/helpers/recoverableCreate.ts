@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
 import type { Document, ListDocument, Timestamps } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
+import { operationError } from './errors';
 import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
 
 /** Records remembered before the create; enough to tell apart records that share a creation millisecond. */
@@ -79,7 +80,7 @@ async function recover<T extends Created>(
 		try {
 			records = await listCandidates(ctx, spec, PAGE_LIMIT_MAX, itemIndex);
 		} catch (error) {
-			throw new NodeOperationError(
+			throw operationError(
 				ctx.getNode(),
 				`The ${noun} may or may not have been created: the create request failed (${cause.message}) and the check for a new ${noun} failed too [item ${itemIndex}]`,
 				{
@@ -94,7 +95,7 @@ async function recover<T extends Created>(
 	if (candidates.length === 1) return candidates[0];
 	const causeText = cause.description ? `${cause.message}: ${cause.description}` : cause.message;
 	if (candidates.length === 0) {
-		throw new NodeOperationError(
+		throw operationError(
 			ctx.getNode(),
 			`The ${noun} may or may not have been created: the service did not answer the create request, and no new matching ${noun} was found [item ${itemIndex}]`,
 			{
@@ -104,7 +105,7 @@ async function recover<T extends Created>(
 		);
 	}
 	const ids = candidates.map((record) => record.id).join(', ');
-	throw new NodeOperationError(
+	throw operationError(
 		ctx.getNode(),
 		`The ${noun} may or may not have been created: the service did not answer the create request, and ${candidates.length} new ${noun}s match it (${ids}) [item ${itemIndex}]`,
 		{

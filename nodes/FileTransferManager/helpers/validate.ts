@@ -1,5 +1,13 @@
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeProperties,
+	INodePropertyOptions,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { operationError } from './errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -12,7 +20,7 @@ export function invalidInput(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
+	return operationError(ctx.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
 		itemIndex,
 		description,
 	});
@@ -230,4 +238,129 @@ export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | u
 	const returnAll = requireBoolean(ctx, itemIndex, 'Return All', ctx.getNodeParameter('returnAll', itemIndex, false));
 	if (returnAll) return undefined;
 	return requirePositiveInteger(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50));
+}
+
+/** What a filter takes: free text, a record's ID (a picker), true/false, or one of listed values. */
+export type FilterKind = 'text' | 'id' | 'boolean' | { oneOf: readonly string[] };
+
+/** One filter of a Filters collection: its parameter name, the API field and the label errors show. */
+export interface FilterSpec {
+	name: string;
+	field: string;
+	label: string;
+	kind: FilterKind;
+}
+
+/** Any context that knows its node: an action's execute, a trigger's poll. */
+interface NodeContext {
+	getNode(): INode;
+}
+
+const SHOWN_MAX = 80;
+
+/** A value as an error message quotes it: JSON, with undefined, NaN and Infinity by name, cut when long. */
+export function shown(value: unknown): string {
+	let text: string;
+	if (value === undefined) text = 'undefined';
+	else if (typeof value === 'number' && !Number.isFinite(value)) text = String(value);
+	else {
+		try {
+			text = JSON.stringify(value) ?? String(value);
+		} catch {
+			text = String(value);
+		}
+	}
+	return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}…` : text;
+}
+
+const KIND_NAMES: Record<'text' | 'id' | 'boolean', string> = {
+	text: 'text or a number',
+	id: 'a UUID',
+	boolean: 'true or false',
+};
+
+const ID_HINT =
+	'IDs of this API look like 3f2b8c1e-6a1d-4c1f-9b7e-0d2a6c9e4f10. Pick the record from the list, or map an ID field.';
+const EMPTY_HINT =
+	'An expression gave no value. To leave the filter out, remove it from Filters or make the expression give an empty text.';
+
+/**
+ * One filter value as the API expects it, or undefined when the filter is left out; anything else is
+ * refused before any request, so a filter is never silently dropped (which would widen the list).
+ *
+ * - text: a string is trimmed and sent; an empty one (also only spaces) leaves the filter out, as the editor
+ *   does for a filter added but not filled in. A finite number is sent as its decimal text (`123`, `1.5`).
+ * - id (a picker or a mapped ID): a trimmed UUID; empty leaves the filter out.
+ * - boolean: true, false, "true" or "false".
+ * - oneOf: exactly one of the listed values.
+ *
+ * Everything else is refused: booleans and numbers where they do not fit, arrays, objects, null and
+ * undefined (an expression that found nothing), with `"Filters → <label>" must be …, got <value>`,
+ * followed by ` [item N]` when there is an item (a trigger's poll has none).
+ */
+export function filterValue(
+	ctx: NodeContext,
+	itemIndex: number | undefined,
+	label: string,
+	raw: unknown,
+	kind: FilterKind,
+): string | undefined {
+	const value = kind === 'id' ? locatorValue(raw) : raw;
+	const refuse = (expected: string, description?: string): NodeOperationError =>
+		operationError(
+			ctx.getNode(),
+			`"Filters → ${label}" must be ${expected}, got ${shown(value)}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
+			{
+				itemIndex,
+				description: description ?? (value === null || value === undefined ? EMPTY_HINT : undefined),
+			},
+		);
+	if (typeof kind === 'object') {
+		if (typeof value === 'string' && kind.oneOf.includes(value)) return value;
+		throw refuse(`one of ${kind.oneOf.map((option) => `"${option}"`).join(', ')}`);
+	}
+	if (kind === 'boolean') {
+		if (typeof value === 'boolean') return String(value);
+		if (value === 'true' || value === 'false') return value;
+		throw refuse(KIND_NAMES.boolean);
+	}
+	if (typeof value === 'string') {
+		const text = value.trim();
+		if (text === '') return undefined;
+		if (kind === 'id' && !isUuid(text)) throw refuse(KIND_NAMES.id, ID_HINT);
+		return text;
+	}
+	// Exponent notation (1e+21) is not how anyone writes a name or a code; such numbers are refused too.
+	if (kind === 'text' && typeof value === 'number' && Number.isFinite(value) && !/e/i.test(String(value))) {
+		return String(value);
+	}
+	throw refuse(KIND_NAMES[kind], kind === 'id' && value !== null && value !== undefined ? ID_HINT : undefined);
+}
+
+/**
+ * The `filter[...]` query of a Filters collection: every filter the collection holds, read with
+ * filterValue. A filter that is not in the collection is left out; one that is, is sent or refused.
+ */
+export function filterQuery(
+	ctx: NodeContext,
+	itemIndex: number | undefined,
+	filters: unknown,
+	specs: readonly FilterSpec[],
+): IDataObject {
+	const qs: IDataObject = {};
+	if (filters === undefined || filters === null) return qs;
+	if (typeof filters !== 'object' || Array.isArray(filters)) {
+		throw operationError(
+			ctx.getNode(),
+			`"Filters" must be a collection of filters, got ${shown(filters)}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
+			{ itemIndex },
+		);
+	}
+	const given = filters as IDataObject;
+	for (const spec of specs) {
+		if (!Object.prototype.hasOwnProperty.call(given, spec.name)) continue;
+		const value = filterValue(ctx, itemIndex, spec.label, given[spec.name], spec.kind);
+		if (value !== undefined) qs[`filter[${spec.field}]`] = value;
+	}
+	return qs;
 }

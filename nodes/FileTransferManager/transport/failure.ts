@@ -39,9 +39,6 @@ export const TLS_CODES =
 const NOT_CONNECTED_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/;
 export const TIMEOUT_CODES = /^(ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT)$/;
 
-/** Error bodies are read only this far: enough for any JSON:API error document. */
-const ERROR_BODY_MAX = 256 * 1024;
-
 export function parseJson(text: string): unknown {
 	if (text.trim() === '') return undefined;
 	try {
@@ -102,7 +99,7 @@ export async function failureFacts(error: unknown, maxBytes: number, signal: Abo
 	facts.headers = (response?.headers as Record<string, unknown>) ?? {};
 	if (response?.data !== undefined) {
 		try {
-			facts.body = parseJson(await readBody(response.data, Math.min(maxBytes, ERROR_BODY_MAX), signal));
+			facts.body = parseJson(await readBody(response.data, maxBytes, signal));
 		} catch (limit) {
 			if (limit instanceof BodyLimitError) {
 				if (limit.kind === 'timeout') facts.timedOut = true;

@@ -91,7 +91,7 @@ describe('group: validation before any request', () => {
 	});
 
 	it('get many: an Account filter that is not a UUID', async () => {
-		await expectRejected({ operation: 'getMany', filters: { accountId: rl('nope') } }, '"Account"', 'must be a UUID');
+		await expectRejected({ operation: 'getMany', filters: { accountId: rl('nope') } }, '"Filters → Account"', 'must be a UUID');
 	});
 
 	it('get many: an unknown sort field from an expression', async () => {

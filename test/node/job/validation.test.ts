@@ -124,11 +124,11 @@ const cases: Array<[string, INodeParameters, string]> = [
 	['getMany: negative limit', { operation: 'getMany', returnAll: false, limit: '={{ -5 }}' }, '"Limit" must be a whole number'],
 	['getTransfers: limit 0', { operation: 'getTransfers', jobId: rl(FILES), limit: 0 }, '"Limit" must be a whole number'],
 	['getErrors: limit 0', { operation: 'getErrors', jobId: rl(FILES), limit: 0 }, '"Limit" must be a whole number'],
-	['getMany: unknown status filter', { operation: 'getMany', filters: { status: '={{ "done" }}' } }, '"Filters: Status" must be one of'],
+	['getMany: unknown status filter', { operation: 'getMany', filters: { status: '={{ "done" }}' } }, '"Filters → Status" must be one of'],
 	[
 		'getMany: unknown transfer type filter',
 		{ operation: 'getMany', filters: { transferType: '={{ "teleport" }}' } },
-		'"Filters: Transfer Type" must be one of',
+		'"Filters → Transfer Type" must be one of',
 	],
 	...(
 		[
@@ -141,7 +141,7 @@ const cases: Array<[string, INodeParameters, string]> = [
 	).map(([name, label]): [string, INodeParameters, string] => [
 		`getMany: ${label} filter that is not a UUID`,
 		{ operation: 'getMany', filters: { [name]: rl('not-an-id') } },
-		`"Filters: ${label}" must be a UUID`,
+		`"Filters → ${label}" must be a UUID`,
 	]),
 	[
 		'getMany: unknown sort field',

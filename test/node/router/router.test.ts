@@ -99,3 +99,30 @@ describe('router: without continueOnFail', () => {
 		expect(error?.context?.itemIndex).toBe(2);
 	});
 });
+
+describe('router: On Error "Continue (using error output)"', () => {
+	it('sends the failed items to the error output with message and description, the others to the success output', async () => {
+		const { outputs, error } = await runNode({
+			credentials,
+			parameters: { resource: 'group', operation: 'get', groupId: byIdFromItem },
+			items: inputs,
+			node: { onError: 'continueErrorOutput' },
+		});
+		expect(error).toBeUndefined();
+		expect(outputs).toHaveLength(2);
+		const [success, failed] = outputs;
+		expect(success.map((i) => [i.json.id, i.pairedItem])).toEqual([
+			[DEMO_IDS.groupIds[0], { item: 0 }],
+			[DEMO_IDS.groupIds[1], { item: 3 }],
+		]);
+		expect(failed.map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+		expect(failed[0].json).toEqual({
+			error: '"Group" must be a UUID, got "not-a-uuid" [item 1]',
+			details: expect.stringContaining('IDs of this API look like'),
+		});
+		expect(failed[1].json).toEqual({
+			error: 'Entity Not Found',
+			details: expect.stringContaining('The requested entity was not found.'),
+		});
+	});
+});

@@ -131,11 +131,11 @@ describe('storage: validation before any request', () => {
 	});
 
 	it('get many: an unknown storage type from an expression', async () => {
-		await expectRejected({ operation: 'getMany', filters: { type: '={{ "ftp" }}' } }, '"Type"', '"ftp"');
+		await expectRejected({ operation: 'getMany', filters: { type: '={{ "ftp" }}' } }, '"Filters → Type"', '"ftp"');
 	});
 
 	it('get many: an Enabled value from an expression that is not true or false', async () => {
-		await expectRejected({ operation: 'getMany', filters: { enabled: '={{ "yes" }}' } }, '"Enabled"', 'true or false');
+		await expectRejected({ operation: 'getMany', filters: { enabled: '={{ "yes" }}' } }, '"Filters → Enabled"', 'true or false');
 	});
 
 	it('get many: Limit 0', async () => {

@@ -104,14 +104,14 @@ describe('user: validation before any request', () => {
 	});
 
 	it('get many: an Email filter that is not an address', async () => {
-		await expectRejected({ operation: 'getMany', filters: { email: 'bob' } }, '"Email"', 'must be an e-mail address');
+		await expectRejected({ operation: 'getMany', filters: { email: 'bob' } }, '"Filters → Email"', 'must be an e-mail address');
 	});
 
 	it.each([
 		['accountId', 'Account'],
 		['groupId', 'Group'],
 	])('get many: a %s filter that is not a UUID', async (field, label) => {
-		await expectRejected({ operation: 'getMany', filters: { [field]: rl('x-y-z') } }, `"${label}"`, 'must be a UUID');
+		await expectRejected({ operation: 'getMany', filters: { [field]: rl('x-y-z') } }, `"Filters → ${label}"`, 'must be a UUID');
 	});
 
 	it('get many: Limit 0', async () => {

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
 import type { Group } from '../../api/types';
 import { accountLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { locatorValue, optionalUuid, sortCollection } from '../../helpers/validate';
+import type { FilterSpec } from '../../helpers/validate';
+import { filterQuery, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [
@@ -43,11 +44,12 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const FILTERS: FilterSpec[] = [
+	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
+	{ name: 'name', field: 'name', label: 'Name', kind: 'text' },
+];
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const qs: IDataObject = {};
-	const accountId = optionalUuid(this, itemIndex, 'Account', locatorValue(filters.accountId));
-	if (accountId) qs['filter[accountId]'] = accountId;
-	if (filters.name !== undefined && filters.name !== '') qs['filter[name]'] = String(filters.name);
+	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
 	return await getManyRecords<Group>(this, itemIndex, routes.listGroups(), qs, SORT_FIELDS);
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
@@ -12,7 +12,8 @@ import {
 	userLocator,
 } from '../../descriptions/common.descriptions';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
-import { locatorValue, optionalUuid, requireBoolean, requireOneOf, sortCollection } from '../../helpers/validate';
+import type { FilterSpec } from '../../helpers/validate';
+import { filterQuery, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 /** Fields jobs can be sorted on, with their UI names; `stats.*` sorts on the job's statistics. */
@@ -99,45 +100,21 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** API filter field for each filter of the Filters collection. */
-const FILTER_FIELDS: Record<string, { field: string; label: string }> = {
-	accountId: { field: 'accountId', label: 'Filters: Account' },
-	dryRun: { field: 'dryRun', label: 'Filters: Dry Run' },
-	groupId: { field: 'groupId', label: 'Filters: Group' },
-	name: { field: 'name', label: 'Filters: Name' },
-	sourceStorageId: { field: 'source.id', label: 'Filters: Source Storage' },
-	status: { field: 'status', label: 'Filters: Status' },
-	targetStorageId: { field: 'target.id', label: 'Filters: Target Storage' },
-	transferType: { field: 'transferType', label: 'Filters: Transfer Type' },
-	userId: { field: 'userId', label: 'Filters: User' },
-};
-
-const ID_FILTERS = ['accountId', 'groupId', 'sourceStorageId', 'targetStorageId', 'userId'];
-
-function filterQuery(ctx: IExecuteFunctions, itemIndex: number, filters: IDataObject): IDataObject {
-	const qs: IDataObject = {};
-	for (const [key, raw] of Object.entries(filters)) {
-		const spec = FILTER_FIELDS[key];
-		if (!spec) continue;
-		let value: string | undefined;
-		if (ID_FILTERS.includes(key)) {
-			value = optionalUuid(ctx, itemIndex, spec.label, locatorValue(raw));
-		} else if (key === 'dryRun') {
-			value = String(requireBoolean(ctx, itemIndex, spec.label, raw));
-		} else if (key === 'status') {
-			value = requireOneOf(ctx, itemIndex, spec.label, raw, JOB_STATUSES);
-		} else if (key === 'transferType') {
-			value = requireOneOf(ctx, itemIndex, spec.label, raw, TRANSFER_TYPES);
-		} else if (typeof raw === 'string' && raw !== '') {
-			value = raw;
-		}
-		if (value !== undefined) qs[`filter[${spec.field}]`] = value;
-	}
-	return qs;
-}
+/** The Filters collection: parameter name, API filter field, label and what each takes. */
+const FILTERS: FilterSpec[] = [
+	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
+	{ name: 'dryRun', field: 'dryRun', label: 'Dry Run', kind: 'boolean' },
+	{ name: 'groupId', field: 'groupId', label: 'Group', kind: 'id' },
+	{ name: 'name', field: 'name', label: 'Name', kind: 'text' },
+	{ name: 'sourceStorageId', field: 'source.id', label: 'Source Storage', kind: 'id' },
+	{ name: 'status', field: 'status', label: 'Status', kind: { oneOf: JOB_STATUSES } },
+	{ name: 'targetStorageId', field: 'target.id', label: 'Target Storage', kind: 'id' },
+	{ name: 'transferType', field: 'transferType', label: 'Transfer Type', kind: { oneOf: TRANSFER_TYPES } },
+	{ name: 'userId', field: 'userId', label: 'User', kind: 'id' },
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
+	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
 	const simplify = readSimplify(this, itemIndex);
 	return await getManyRecords<Job>(this, itemIndex, routes.listJobs(), qs, JOB_SORT_FIELDS, (job) =>
 		jobJson(job, simplify),

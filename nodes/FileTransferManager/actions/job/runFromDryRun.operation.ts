@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
 import type { Document, Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
+import { operationError } from '../../helpers/errors';
 import { requireLocatorId } from '../../helpers/validate';
 import { createJobRecoverable } from '../../helpers/jobCreate';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
@@ -69,14 +70,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const { data: dryRun } = await apiRequest<Document<Job>>(this, routes.getJob(dryRunId), { itemIndex });
 	if (dryRun.attributes.dryRun !== true) {
-		throw new NodeOperationError(this.getNode(), `Job ${dryRunId} is not a dry run [item ${itemIndex}]`, {
+		throw operationError(this.getNode(), `Job ${dryRunId} is not a dry run [item ${itemIndex}]`, {
 			itemIndex,
 			description:
 				'Run From Dry Run repeats a dry-run job for real. To start a job with new settings use Job → Create; to continue a paused job use Job → Resume.',
 		});
 	}
 	if (dryRun.attributes.status !== 'finished') {
-		throw new NodeOperationError(
+		throw operationError(
 			this.getNode(),
 			`Dry-run job ${dryRunId} has status "${dryRun.attributes.status}", not "finished" [item ${itemIndex}]`,
 			{

@@ -1,11 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
 import type { Storage, StorageType } from '../../api/types';
 import { STORAGE_TYPES } from '../../api/types';
 import { returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { requireBoolean, requireOneOf, sortCollection } from '../../helpers/validate';
+import type { FilterSpec } from '../../helpers/validate';
+import { filterQuery, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 const TYPE_NAMES: Record<StorageType, string> = {
@@ -72,16 +73,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const FILTERS: FilterSpec[] = [
+	{ name: 'enabled', field: 'enabled', label: 'Enabled', kind: 'boolean' },
+	{ name: 'name', field: 'name', label: 'Name', kind: 'text' },
+	{ name: 'status', field: 'status', label: 'Status', kind: 'text' },
+	{ name: 'type', field: 'type', label: 'Type', kind: { oneOf: STORAGE_TYPES } },
+];
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const qs: IDataObject = {};
-	if (filters.type !== undefined) {
-		qs['filter[type]'] = requireOneOf(this, itemIndex, 'Type', filters.type, STORAGE_TYPES);
-	}
-	if (filters.enabled !== undefined) {
-		qs['filter[enabled]'] = String(requireBoolean(this, itemIndex, 'Enabled', filters.enabled));
-	}
-	if (filters.name !== undefined && filters.name !== '') qs['filter[name]'] = String(filters.name);
-	if (filters.status !== undefined && filters.status !== '') qs['filter[status]'] = String(filters.status);
+	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
 	return await getManyRecords<Storage>(this, itemIndex, routes.listStorages(), qs, SORT_FIELDS);
 }

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
 import type { User } from '../../api/types';
 import { accountLocator, groupLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { locatorValue, optionalUuid, requireEmail, sortCollection } from '../../helpers/validate';
+import type { FilterSpec } from '../../helpers/validate';
+import { filterQuery, requireEmail, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [
@@ -45,15 +46,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const FILTERS: FilterSpec[] = [
+	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
+	{ name: 'email', field: 'email', label: 'Email', kind: 'text' },
+	{ name: 'groupId', field: 'groupId', label: 'Group', kind: 'id' },
+];
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const qs: IDataObject = {};
-	const accountId = optionalUuid(this, itemIndex, 'Account', locatorValue(filters.accountId));
-	if (accountId) qs['filter[accountId]'] = accountId;
-	const groupId = optionalUuid(this, itemIndex, 'Group', locatorValue(filters.groupId));
-	if (groupId) qs['filter[groupId]'] = groupId;
-	if (filters.email !== undefined && filters.email !== '') {
-		qs['filter[email]'] = requireEmail(this, itemIndex, 'Email', filters.email);
+	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
+	// An e-mail filter must be an address: a typo would otherwise just find nobody.
+	if (qs['filter[email]'] !== undefined) {
+		qs['filter[email]'] = requireEmail(this, itemIndex, 'Filters → Email', qs['filter[email]']);
 	}
 	return await getManyRecords<User>(this, itemIndex, routes.listUsers(), qs, SORT_FIELDS);
 }

@@ -1,0 +1,170 @@
+/**
+ * End-to-end, issue 11: On Error "Continue (using error output)" in real n8n. Three job IDs (one of a
+ * demo job, one that is not a UUID, one unknown to the service) go through Job › Get; the found job must
+ * reach the node on the success output, the two failures the node on the error output, each with the
+ * node's message and description. Headless (`n8n import:workflow` + `n8n execute`), with the packed
+ * package installed as users do, against an in-process sandbox.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
+import { ensureN8nInstalled } from '../../scripts/n8n/install';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	buildAndPack,
+	importCredentials,
+	installPackage,
+	nodeOutput,
+	randomId,
+	runWorkflowHeadless,
+	tempDir,
+	type WorkflowJson,
+} from '../../scripts/n8n/lib';
+
+const MINUTE = 60 * 1000;
+const CLIENT_ID = 'error-output-e2e-client';
+const CLIENT_SECRET = `error-output-e2e-${randomId()}`;
+const GOOD = DEMO_IDS.jobIds.copied;
+const UNKNOWN = '0d0d0d0d-0000-4000-8000-000000000000';
+
+let workDir: string;
+let userFolder: string;
+let sandbox: Sandbox;
+const credential = { id: randomId(), name: 'File Transfer Manager (error output e2e)' };
+
+const uuid = (n: number) => `e0e0e0e0-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function errorOutputWorkflow(): WorkflowJson {
+	return {
+		name: 'e2e: Job Get with the error output',
+		nodes: [
+			{
+				id: uuid(1),
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: uuid(2),
+				name: 'Job IDs',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [220, 0],
+				parameters: {
+					assignments: {
+						assignments: [
+							{ id: uuid(20), name: 'ids', value: `={{ ["${GOOD}", "not-a-uuid", "${UNKNOWN}"] }}`, type: 'array' },
+						],
+					},
+					options: {},
+				},
+			},
+			{
+				id: uuid(3),
+				name: 'One Item per ID',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [440, 0],
+				parameters: { fieldToSplitOut: 'ids', include: 'noOtherFields', options: { destinationFieldName: 'jobId' } },
+			},
+			{
+				id: uuid(4),
+				name: 'Get Job',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [660, 0],
+				onError: 'continueErrorOutput',
+				parameters: {
+					resource: 'job',
+					operation: 'get',
+					jobId: { __rl: true, mode: 'id', value: '={{ $json.jobId }}' },
+				},
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+			{
+				id: uuid(5),
+				name: 'Found',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [880, -100],
+				parameters: {},
+			},
+			{
+				id: uuid(6),
+				name: 'Failed',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [880, 100],
+				parameters: {},
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Job IDs', type: 'main', index: 0 }]] },
+			'Job IDs': { main: [[{ node: 'One Item per ID', type: 'main', index: 0 }]] },
+			'One Item per ID': { main: [[{ node: 'Get Job', type: 'main', index: 0 }]] },
+			'Get Job': {
+				main: [[{ node: 'Found', type: 'main', index: 0 }], [{ node: 'Failed', type: 'main', index: 0 }]],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+beforeAll(async () => {
+	await ensureN8nInstalled();
+	workDir = tempDir('ftm-e2e-error-output-');
+	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
+	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
+	userFolder = path.join(workDir, 'n8n-user');
+	await installPackage(userFolder, tarball);
+	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 1000 });
+	await importCredentials(
+		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],
+		{ userFolder },
+	);
+}, 30 * MINUTE);
+
+afterAll(async () => {
+	await sandbox?.close();
+	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+}, MINUTE);
+
+test('the found job takes the success branch, the invalid and the unknown ID the error branch with our description', async () => {
+	sandbox.requests.clear();
+	const result = await runWorkflowHeadless(errorOutputWorkflow(), { userFolder });
+	if (!result.ok || !result.run) {
+		throw new Error(`n8n execute failed (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
+	}
+	process.stderr.write(`[error-output e2e] import ${result.seconds.import} s, execute ${result.seconds.execute} s\n`);
+	const { run } = result;
+
+	const found = nodeOutput(run, 'Found');
+	expect(found).toHaveLength(1);
+	expect(found[0]).toEqual(expect.objectContaining({ id: GOOD, name: expect.any(String), status: expect.any(String) }));
+	expect(found.every((item) => item.error === undefined)).toBe(true);
+
+	const failed = nodeOutput(run, 'Failed');
+	expect(failed).toEqual([
+		{
+			jobId: 'not-a-uuid',
+			error: '"Job" must be a UUID, got "not-a-uuid" [item 1]',
+			details: expect.stringContaining('IDs of this API look like'),
+		},
+		{
+			jobId: UNKNOWN,
+			error: 'Entity Not Found',
+			details: expect.stringContaining('The requested entity was not found.'),
+		},
+	]);
+	// The node's own two outputs, as n8n recorded them.
+	expect(nodeOutput(run, 'Get Job', 0).map((item) => item.id)).toEqual([GOOD]);
+	expect(nodeOutput(run, 'Get Job', 1).map((item) => item.jobId)).toEqual(['not-a-uuid', UNKNOWN]);
+	// The invalid ID never reached the service.
+	expect(sandbox.requests.all().filter((r) => r.route === '/jobs/{id}').map((r) => `${r.path} ${r.status}`)).toEqual([
+		`/jobs/${GOOD} 200`,
+		`/jobs/${UNKNOWN} 404`,
+	]);
+}, 10 * MINUTE);
