@@ -4,9 +4,10 @@ import { routes } from '../FileTransferManager/api/routes';
 import type { Job, ListDocument } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/helpers/errors';
 import { PAGE_LIMIT_MAX } from '../FileTransferManager/api/types';
-import { apiRequest, apiRequestAllItems } from '../FileTransferManager/transport';
+import { apiRequest, apiRequestAllItems, serverClockOf } from '../FileTransferManager/transport';
 import type { TriggerConfig } from './config';
-import { timeOf } from './watch';
+import type { ServiceClock } from './watch';
+import { isAheadOf, serviceClock, startCursor, timeOf } from './watch';
 
 export const NEWEST_FIRST = '-updatedAt';
 
@@ -32,32 +33,55 @@ async function listPage(ctx: IPollFunctions, qs: IDataObject, after: string | nu
 }
 
 /**
- * Lists the matching jobs newest first and returns every job whose updatedAt is at or after `since`
- * (all jobs when `since` is null). With `since` = 'newest' it returns the jobs that share the newest
- * updatedAt. Pages stop at the first job older than the bound, so a poll with nothing new costs one
- * request.
+ * The service's time as of its latest answer in this poll (its Date header, plus the local time elapsed
+ * since), or the local clock when it sent no Date header.
+ */
+export function clockOf(ctx: IPollFunctions): ServiceClock {
+	const local = Date.now();
+	const seen = serverClockOf(ctx);
+	return seen ? serviceClock(seen.server + (local - seen.local), true) : serviceClock(local, false);
+}
+
+export interface ListedWindow {
+	jobs: Job[];
+	/** The service's clock, read from the first page's answer. */
+	clock: ServiceClock;
+}
+
+/**
+ * Lists the matching jobs newest first and returns every job whose updatedAt is at or after
+ * `startCursor(since)` (all jobs when `since` is null). With `since` = 'newest' it returns the jobs that
+ * share the newest updatedAt not ahead of the service's clock, and the jobs ahead of it. Jobs ahead of
+ * the clock sort first and are never older than the bound, so pages stop at the first job older than the
+ * bound either way, and a poll with nothing new costs one request.
  */
 export async function listSince(
 	ctx: IPollFunctions,
 	config: TriggerConfig,
 	since: string | null | 'newest',
-): Promise<Job[]> {
+): Promise<ListedWindow> {
 	const qs: IDataObject = { ...config.filterQs };
 	if (config.serverStatus) qs['filter[status]'] = config.serverStatus;
 	const jobs: Job[] = [];
 	const cursors = new Set<string>();
 	const ids = new Set<string>();
-	let bound = since === null || since === 'newest' ? undefined : timeOf(since);
+	let clock: ServiceClock | undefined;
+	let bound: number | undefined;
 	let after: string | null = null;
 	for (;;) {
 		const page = await listPage(ctx, qs, after);
+		if (!clock) {
+			clock = clockOf(ctx);
+			const start = since === 'newest' ? null : startCursor(since, clock);
+			bound = start === null ? undefined : timeOf(start);
+		}
 		let reachedOlder = false;
 		let fresh = 0;
 		for (const job of page.data) {
 			if (!ids.has(job.id)) fresh++;
 			ids.add(job.id);
 			const time = timeOf(job.attributes.updatedAt);
-			if (since === 'newest' && bound === undefined) bound = time;
+			if (since === 'newest' && bound === undefined && !isAheadOf(clock, job)) bound = time;
 			if (bound !== undefined && time < bound) {
 				reachedOlder = true;
 				break;
@@ -77,7 +101,7 @@ export async function listSince(
 		cursors.add(next);
 		after = next;
 	}
-	return jobs;
+	return { jobs, clock };
 }
 
 /** All matching jobs that are stuck right now (pages of 100). */

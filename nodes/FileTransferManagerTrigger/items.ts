@@ -100,7 +100,8 @@ async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promis
 
 /**
  * One item per event: `event` (the status entered), `seenAt` (the job's updatedAt when the trigger saw
- * it in that status: server time), then the job flattened as the action node outputs it.
+ * it in that status: server time), `aheadOfServiceClock: true` only when that updatedAt was ahead of the
+ * service's own clock (see watch.ts), then the job flattened as the action node outputs it.
  */
 export async function toItems(
 	ctx: IPollFunctions,
@@ -108,8 +109,9 @@ export async function toItems(
 	observations: Observation[],
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
-	for (const { job, event } of observations) {
+	for (const { job, event, aheadOfClock } of observations) {
 		const json: IDataObject = { event, seenAt: job.attributes.updatedAt, ...flatten(job) };
+		if (aheadOfClock) json.aheadOfServiceClock = true;
 		if (config.attachErrors > 0 && (event === 'failed' || event === 'stuck')) {
 			Object.assign(json, await firstErrors(ctx, job, config.attachErrors));
 		}

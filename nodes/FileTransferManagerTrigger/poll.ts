@@ -52,8 +52,10 @@ async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<Tri
 		cursor: null,
 		atCursor: [],
 		stuck: [],
+		ahead: [],
 	};
-	const { next } = processWindow(start, newest, config.watched, false);
+	// Jobs stamped ahead of the service's clock are listed too, and kept in `ahead` as already there.
+	const { next } = processWindow(start, newest.jobs, config.watched, newest.clock, false);
 	if (config.watched.has('stuck')) {
 		// Listed after the position, so a job stuck before activation never fires for that entry.
 		const stuck = new Set(next.stuck);
@@ -79,7 +81,7 @@ export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData
 		}
 
 		const window = await listSince(this, config, state.cursor);
-		const { events, next } = processWindow(state, window, config.watched);
+		const { events, next } = processWindow(state, window.jobs, config.watched, window.clock);
 		const items = await toItems(this, config, events);
 		writeState(staticData, next);
 		return items.length > 0 ? [items] : null;
