@@ -2,9 +2,9 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
-import type { Job, JobError, JobStats, ListDocument } from '../FileTransferManager/api/types';
+import type { Job, JobError, JobStats } from '../FileTransferManager/api/types';
 import { flatten } from '../FileTransferManager/helpers/output';
-import { apiRequest } from '../FileTransferManager/transport';
+import { requestPage } from '../FileTransferManager/helpers/shape';
 import type { TriggerConfig } from './config';
 import type { Observation } from './watch';
 import { timeOf } from './watch';
@@ -80,12 +80,16 @@ function refused(error: NodeApiError): boolean {
 
 async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promise<IDataObject> {
 	try {
-		const page = await apiRequest<ListDocument<JobError>>(ctx, routes.listJobErrors(job.id), {
+		const page = await requestPage<JobError>(ctx, routes.listJobErrors(job.id), 'job-errors', {
 			qs: { 'page[limit]': count },
 		});
-		const errors = Array.isArray(page?.data) ? page.data.slice(0, count).map((record) => flatten(record)) : [];
-		return { errors, errorsTotal: page?.meta?.page?.total ?? errors.length };
+		const errors = page.data.slice(0, count).map((record) => flatten(record));
+		return { errors, errorsTotal: page.total ?? errors.length };
 	} catch (error) {
+		// A malformed errors list would fail every poll from now on too: the event goes out with the reason.
+		if (error instanceof NodeOperationError) {
+			return { errors: [], errorsTotal: null, errorsUnavailable: error.message };
+		}
 		// A client error here (the job's errors are not visible, say) would fail every poll from now on;
 		// the event itself matters more, so it is delivered with the reason instead of the errors.
 		if (error instanceof NodeApiError && refused(error)) {

@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { routes } from '../api/routes';
-import type { Document, Job, JobStatus } from '../api/types';
+import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
-import { apiRequest } from '../transport';
+import { requestResource } from './shape';
 import { invalidInput, requireBoolean } from './validate';
 
 /** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */
@@ -133,8 +133,7 @@ export async function waitForJob(
 			);
 		}
 		await sleep(Math.min(settings.pollInterval * 1000, deadline - now));
-		const document = await apiRequest<Document<Job>>(ctx, routes.getJob(job.id), { itemIndex });
-		current = document.data;
+		current = await requestResource<Job>(ctx, routes.getJob(job.id), 'jobs', { itemIndex });
 	}
 	if (current.attributes.status === 'failed' && settings.failOnFailedJob) {
 		const stats = current.attributes.stats;

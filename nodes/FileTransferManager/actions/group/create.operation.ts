@@ -38,6 +38,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		{
 			noun: 'group',
+			type: 'groups',
 			createRoute: routes.createGroup(),
 			listRoute: routes.listGroups(),
 			body: body as unknown as IDataObject,

@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Document, Job, JobCreateAttributes } from '../../api/types';
+import type { Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
 import { requireLocatorId } from '../../helpers/validate';
 import { createJobRecoverable } from '../../helpers/jobCreate';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
-import { apiRequest } from '../../transport';
+import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
 
 const properties: INodeProperties[] = [
 	jobLocator({
@@ -67,7 +67,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
-	const { data: dryRun } = await apiRequest<Document<Job>>(this, routes.getJob(dryRunId), { itemIndex });
+	const route = routes.getJob(dryRunId);
+	const dryRun = await requestResource<Job>(this, route, 'jobs', { itemIndex });
+	// Its source and target are copied into the new job.
+	for (const end of ['source', 'target'] as const) {
+		const value: unknown = dryRun.attributes[end];
+		if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+			throw malformedAnswer(this, `a job without a ${end}: "data.attributes.${end}" is ${describeValue(value)}`, route, itemIndex);
+		}
+	}
 	if (dryRun.attributes.dryRun !== true) {
 		throw new NodeOperationError(this.getNode(), `Job ${dryRunId} is not a dry run [item ${itemIndex}]`, {
 			itemIndex,

@@ -86,12 +86,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		{
 			noun: 'user',
+			type: 'users',
 			createRoute: routes.createUser(),
 			listRoute: routes.listUsers(),
 			body: body as unknown as IDataObject,
 			candidateFilters: { 'filter[accountId]': accountId, 'filter[email]': email },
 			matches: (user) =>
-				user.attributes.email.toLowerCase() === email.toLowerCase() && user.attributes.accountId === accountId,
+				typeof user.attributes.email === 'string' &&
+				user.attributes.email.toLowerCase() === email.toLowerCase() &&
+				user.attributes.accountId === accountId,
 			lookHint: 'User → Get Many (filter by account and e-mail)',
 		},
 		itemIndex,
