@@ -101,6 +101,9 @@ async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promis
 	}
 }
 
+/** Keys the trigger adds after a job's attributes (Attach Errors, Attach Transfer Summary). */
+export const TRIGGER_OUTPUT_KEYS = ['errors', 'errorsTotal', 'errorsUnavailable', 'transferSummary'] as const;
+
 /**
  * One item per event: `event` (the status entered), `seenAt` (the job's updatedAt when the trigger saw
  * it in that status: server time), then the job flattened as the action node outputs it.
@@ -112,7 +115,8 @@ export async function toItems(
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
 	for (const { job, event } of observations) {
-		const json: IDataObject = { event, seenAt: job.attributes.updatedAt, ...flatten(job) };
+		// The trigger's own keys come first and win; a clashing attribute is under apiAttributes.
+		const json = flatten(job, { event, seenAt: job.attributes.updatedAt }, TRIGGER_OUTPUT_KEYS);
 		if (config.attachErrors > 0 && (event === 'failed' || event === 'stuck')) {
 			Object.assign(json, await firstErrors(ctx, job, config.attachErrors));
 		}

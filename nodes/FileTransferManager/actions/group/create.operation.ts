@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
+import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
 import { requireLocatorId, requireNonEmpty } from '../../helpers/validate';
 import { createRecoverable } from '../../helpers/recoverableCreate';
 
@@ -48,5 +48,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		itemIndex,
 	);
-	return toItems([recovered ? { ...flatten(record), recoveredAfterAmbiguousError: true } : flatten(record)]);
+	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
+	if (recovered) json.recoveredAfterAmbiguousError = true;
+	return toItems([json]);
 }

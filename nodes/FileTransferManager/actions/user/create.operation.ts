@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { CreateBody, User, UserCreateAttributes } from '../../api/types';
 import { accountLocator, groupLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
+import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
 import { locatorValue, optionalUuid, requireEmail, requireLocatorId, requireTimeZone } from '../../helpers/validate';
 import { createRecoverable } from '../../helpers/recoverableCreate';
 
@@ -99,5 +99,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		itemIndex,
 	);
-	return toItems([recovered ? { ...flatten(record), recoveredAfterAmbiguousError: true } : flatten(record)]);
+	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
+	if (recovered) json.recoveredAfterAmbiguousError = true;
+	return toItems([json]);
 }
