@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
 import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
-import { requireLocatorId, requireNonEmpty } from '../../helpers/validate';
+import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength, requireNonEmpty } from '../../helpers/validate';
 import { createRecoverable } from '../../helpers/recoverableCreate';
 
 const properties: INodeProperties[] = [
@@ -28,7 +28,13 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
-	const name = requireNonEmpty(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex, ''));
+	const name = requireMaxLength(
+		this,
+		itemIndex,
+		'Name',
+		requireNonEmpty(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex, '')),
+		MAX_NAME_LENGTH,
+	);
 	// deploymentId is deprecated but older servers read only it, so both carry the account.
 	const body: CreateBody<'groups', GroupCreateAttributes> = {
 		data: { type: 'groups', attributes: { accountId, deploymentId: accountId, name } },

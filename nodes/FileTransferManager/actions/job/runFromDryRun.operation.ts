@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { requireLocatorId } from '../../helpers/validate';
+import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { createJobRecoverable } from '../../helpers/jobCreate';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
@@ -63,7 +63,10 @@ export function attributesFromDryRun(dryRun: Job, name: string | undefined): Job
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const dryRunId = requireLocatorId(this, itemIndex, 'jobId', 'Dry-Run Job');
 	const nameParameter = this.getNodeParameter('name', itemIndex, '');
-	const name = typeof nameParameter === 'string' && nameParameter.trim() !== '' ? nameParameter.trim() : undefined;
+	const name =
+		typeof nameParameter === 'string' && nameParameter.trim() !== ''
+			? requireMaxLength(this, itemIndex, 'Name', nameParameter.trim(), MAX_NAME_LENGTH)
+			: undefined;
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
