@@ -14,7 +14,11 @@ export const CREATE_OUTPUT_KEYS = ['recoveredAfterAmbiguousError'] as const;
 
 /** Sets an own property, whatever its name: a plain assignment of `__proto__` would replace the prototype. */
 function put(target: IDataObject, key: string, value: unknown): void {
-	Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+	if (key === '__proto__') {
+		Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+	} else {
+		target[key] = value as IDataObject[string];
+	}
 }
 
 /**
