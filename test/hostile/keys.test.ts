@@ -94,6 +94,19 @@ describe('hostile keys: trigger', () => {
 		expect(Object.keys(item).slice(0, 3)).toEqual(['event', 'seenAt', 'id']);
 	});
 
+	it('a running trigger delivers that job as failed too, once', async () => {
+		const trigger = triggerFor(t.credentials);
+		t.service.on('GET', '/jobs', (_req, res) => json(res, 200, listOf([])), 2);
+		expect(await trigger.poll()).toBeNull();
+		const failed = jobLike(t.sandbox, { status: 'failed', event: 'finished', updatedAt: new Date().toISOString() });
+		t.service.on('GET', '/jobs', (_req, res) => json(res, 200, listOf([failed])));
+		const items = await trigger.poll();
+		expect(items!.map((item) => [item.json.id, item.json.event, item.json.apiAttributes])).toEqual([
+			[JOB_ID, 'failed', { event: 'finished' }],
+		]);
+		expect(await trigger.poll()).toBeNull();
+	});
+
 	it('Attach Errors and Transfer Summary win over attributes named errors and transferSummary', async () => {
 		const trigger = triggerFor(t.credentials, { attachErrors: 2, attachTransferSummary: true });
 		const failed = jobLike(t.sandbox, { status: 'failed', errors: 'none', errorsTotal: -1, transferSummary: 'lies' });
