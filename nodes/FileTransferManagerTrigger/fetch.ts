@@ -1,10 +1,12 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
-import type { Job, ListDocument } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/helpers/errors';
+import type { Job } from '../FileTransferManager/api/types';
 import { PAGE_LIMIT_MAX } from '../FileTransferManager/api/types';
-import { apiRequest, apiRequestAllItems, serverClockOf } from '../FileTransferManager/transport';
+import { operationError } from '../FileTransferManager/helpers/errors';
+import type { CheckedPage } from '../FileTransferManager/helpers/shape';
+import { recordChecker, requestPage } from '../FileTransferManager/helpers/shape';
+import { apiRequestAllItems, serverClockOf } from '../FileTransferManager/transport';
 import type { TriggerConfig } from './config';
 import type { ServiceClock } from './watch';
 import { isAheadOf, serviceClock, startCursor, timeOf } from './watch';
@@ -21,13 +23,11 @@ function checkJob(ctx: IPollFunctions, job: Job): void {
 	}
 }
 
-async function listPage(ctx: IPollFunctions, qs: IDataObject, after: string | null): Promise<ListDocument<Job>> {
+async function listPage(ctx: IPollFunctions, qs: IDataObject, after: string | null): Promise<CheckedPage<Job>> {
 	const pageQs: IDataObject = { ...qs, sort: NEWEST_FIRST, 'page[limit]': PAGE_LIMIT_MAX };
 	if (after !== null) pageQs['page[after]'] = after;
-	const page = await apiRequest<ListDocument<Job>>(ctx, routes.listJobs(), { qs: pageQs });
-	if (!Array.isArray(page?.data) || !page.meta?.page) {
-		throw operationError(ctx.getNode(), 'The service answered a list without data or meta.page');
-	}
+	// Shape first (UUID ids, attributes, a status), then what the trigger orders by.
+	const page = await requestPage<Job>(ctx, routes.listJobs(), 'jobs', { qs: pageQs });
 	for (const job of page.data) checkJob(ctx, job);
 	return page;
 }
@@ -88,7 +88,7 @@ export async function listSince(
 			}
 			jobs.push(job);
 		}
-		const next = page.meta.page.after;
+		const next = page.after;
 		if (reachedOlder || next === null || next === undefined) break;
 		// A page that brings no job not seen before, under a new cursor, would otherwise page forever.
 		if (cursors.has(next) || page.data.length === 0 || fresh === 0) {
@@ -106,10 +106,14 @@ export async function listSince(
 
 /** All matching jobs that are stuck right now (pages of 100). */
 export async function listStuck(ctx: IPollFunctions, config: TriggerConfig): Promise<Job[]> {
-	const jobs = await apiRequestAllItems<Job>(ctx, routes.listJobs(), {
-		...config.filterQs,
-		'filter[status]': 'stuck',
-	});
+	const route = routes.listJobs();
+	const check = recordChecker<Job>(ctx, 'jobs', { route });
+	const jobs = await apiRequestAllItems<unknown, Job>(
+		ctx,
+		route,
+		{ ...config.filterQs, 'filter[status]': 'stuck' },
+		{ map: check },
+	);
 	for (const job of jobs) checkJob(ctx, job);
 	return jobs;
 }
@@ -120,10 +124,10 @@ export async function newestInStatus(
 	config: TriggerConfig,
 	status: string,
 ): Promise<Job | undefined> {
-	const page = await apiRequest<ListDocument<Job>>(ctx, routes.listJobs(), {
+	const page = await requestPage<Job>(ctx, routes.listJobs(), 'jobs', {
 		qs: { ...config.filterQs, 'filter[status]': status, sort: NEWEST_FIRST, 'page[limit]': 1 },
 	});
-	const job = Array.isArray(page?.data) ? page.data[0] : undefined;
+	const job = page.data[0];
 	if (job) checkJob(ctx, job);
 	return job;
 }

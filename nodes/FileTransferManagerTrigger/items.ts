@@ -1,11 +1,11 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
-import type { Job, JobError, JobStats, ListDocument } from '../FileTransferManager/api/types';
+import type { Job, JobError, JobStats } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/helpers/errors';
 import { flatten } from '../FileTransferManager/helpers/output';
-import { apiRequest } from '../FileTransferManager/transport';
+import { requestPage } from '../FileTransferManager/helpers/shape';
 import type { TriggerConfig } from './config';
 import type { Observation } from './watch';
 import { timeOf } from './watch';
@@ -81,12 +81,16 @@ function refused(error: NodeApiError): boolean {
 
 async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promise<IDataObject> {
 	try {
-		const page = await apiRequest<ListDocument<JobError>>(ctx, routes.listJobErrors(job.id), {
+		const page = await requestPage<JobError>(ctx, routes.listJobErrors(job.id), 'job-errors', {
 			qs: { 'page[limit]': count },
 		});
-		const errors = Array.isArray(page?.data) ? page.data.slice(0, count).map((record) => flatten(record)) : [];
-		return { errors, errorsTotal: page?.meta?.page?.total ?? errors.length };
+		const errors = page.data.slice(0, count).map((record) => flatten(record));
+		return { errors, errorsTotal: page.total ?? errors.length };
 	} catch (error) {
+		// A malformed errors list would fail every poll from now on too: the event goes out with the reason.
+		if (error instanceof NodeOperationError) {
+			return { errors: [], errorsTotal: null, errorsUnavailable: error.message };
+		}
 		// A client error here (the job's errors are not visible, say) would fail every poll from now on;
 		// the event itself matters more, so it is delivered with the reason instead of the errors.
 		if (error instanceof NodeApiError && refused(error)) {
@@ -97,6 +101,15 @@ async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promis
 			: operationError(ctx.getNode(), error as Error);
 	}
 }
+
+/** Keys the trigger adds after a job's attributes (Attach Errors, Attach Transfer Summary). */
+export const TRIGGER_OUTPUT_KEYS = [
+	'aheadOfServiceClock',
+	'errors',
+	'errorsTotal',
+	'errorsUnavailable',
+	'transferSummary',
+] as const;
 
 /**
  * One item per event: `event` (the status entered), `seenAt` (the job's updatedAt when the trigger saw
@@ -110,8 +123,10 @@ export async function toItems(
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
 	for (const { job, event, aheadOfClock } of observations) {
-		const json: IDataObject = { event, seenAt: job.attributes.updatedAt, ...flatten(job) };
-		if (aheadOfClock) json.aheadOfServiceClock = true;
+		// The trigger's own keys come first and win; a clashing attribute is under apiAttributes.
+		const own: IDataObject = { event, seenAt: job.attributes.updatedAt };
+		if (aheadOfClock) own.aheadOfServiceClock = true;
+		const json = flatten(job, own, TRIGGER_OUTPUT_KEYS);
 		if (config.attachErrors > 0 && (event === 'failed' || event === 'stuck')) {
 			Object.assign(json, await firstErrors(ctx, job, config.attachErrors));
 		}

@@ -10,7 +10,23 @@ export interface Route {
 	path: string;
 }
 
-const id = (value: string) => encodeURIComponent(value);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Thrown when a route would be built with an id that is not a UUID (the API's ids all are). */
+export class UnsafeRouteIdError extends Error {}
+
+/**
+ * An id as a path segment. Every id of the API is a UUID, so anything else (`..`, `a/b`, an empty
+ * string) is refused here rather than sent: `/jobs/..` would otherwise reach `GET /`. User input is
+ * checked before this with an input error, and ids from the service by the shape checks
+ * (helpers/shape.ts); this is the last guard.
+ */
+const id = (value: string): string => {
+	if (typeof value !== 'string' || !UUID.test(value)) {
+		throw new UnsafeRouteIdError(`Refused to put ${JSON.stringify(value)} into a request path: it is not a UUID`);
+	}
+	return value;
+};
 
 export const routes = {
 	token: (): Route => ({ method: 'POST', path: '/oauth/token' }),

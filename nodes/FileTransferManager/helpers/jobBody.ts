@@ -24,6 +24,8 @@ import {
 	requireOneOf,
 	requireLocatorId,
 	requirePositiveInteger,
+	MAX_NAME_LENGTH,
+	requireMaxLength,
 } from './validate';
 
 /**
@@ -169,7 +171,9 @@ export function jobAttributesFromParameters(ctx: IExecuteFunctions, itemIndex: n
 		dryRun,
 	};
 
-	if (typeof extra.name === 'string' && extra.name.trim() !== '') attributes.name = extra.name.trim();
+	if (typeof extra.name === 'string' && extra.name.trim() !== '') {
+		attributes.name = requireMaxLength(ctx, itemIndex, 'Name', extra.name.trim(), MAX_NAME_LENGTH);
+	}
 	if (extra.retrievalType !== undefined && extra.retrievalType !== '') {
 		attributes.source.retrievalType = requireOneOf(
 			ctx,

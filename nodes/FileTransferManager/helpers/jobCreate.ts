@@ -38,12 +38,13 @@ export function matchesSent(job: Job, sent: JobCreateAttributes): boolean {
 	if (!samePath(a.source.path, sent.source.path) || !samePath(a.target.path, sent.target.path)) return false;
 	if (sent.source.retrievalType !== undefined && a.source.retrievalType !== sent.source.retrievalType) return false;
 	if ((a.conflictHandling ?? null) !== (sent.conflictHandling ?? null)) return false;
+	// What the service lists is compared without trusting its shape: a rule that is not an object is kept as is.
 	const rules = (rs: Array<{ type: string; condition: string; value: string }> | undefined) =>
-		(rs ?? []).map((r) => [r.type, r.condition, r.value]);
+		(Array.isArray(rs) ? rs : []).map((r) => (r && typeof r === 'object' ? [r.type, r.condition, r.value] : r));
 	if (!same(rules(a.scope?.rules), rules(sent.scope?.rules))) return false;
 	if (sent.failureConditions !== undefined) {
 		const conditions = (cs: Array<{ type: string; value: number }> | undefined) =>
-			(cs ?? []).map((c) => [c.type, c.value]);
+			(Array.isArray(cs) ? cs : []).map((c) => (c && typeof c === 'object' ? [c.type, c.value] : c));
 		if (!same(conditions(a.failureConditions), conditions(sent.failureConditions))) return false;
 	}
 	for (const key of ['name', 'transferRateLimit', 'accountId', 'userId', 'groupId'] as const) {
@@ -66,6 +67,7 @@ export async function createJobRecoverable(
 		ctx,
 		{
 			noun: 'job',
+			type: 'jobs',
 			createRoute: routes.createJob(),
 			listRoute: routes.listJobs(),
 			body: body as unknown as IDataObject,

@@ -42,9 +42,15 @@ export function readSimplify(ctx: IExecuteFunctions, itemIndex: number): boolean
 	return requireBoolean(ctx, itemIndex, 'Simplify', ctx.getNodeParameter('simplify', itemIndex, true));
 }
 
-/** A job as an output item: flattened, and cut down to the simplified fields when asked. */
+/** Keys Create and Run From Dry Run add to a job item; attributes of these names go under apiAttributes. */
+export const JOB_OUTPUT_KEYS = ['recoveredAfterAmbiguousError', 'dryRunJobId', 'estimatedCost'] as const;
+
+/**
+ * A job as an output item: flattened, and cut down to the simplified fields when asked (the simplified
+ * item leaves out apiAttributes; Simplify off shows it).
+ */
 export function jobJson(job: Job, simplify: boolean): IDataObject {
-	const flat = flatten(job);
+	const flat = flatten(job, {}, JOB_OUTPUT_KEYS);
 	if (!simplify) return flat;
 	const stats = (job.attributes.stats ?? {}) as Partial<JobStats>;
 	const out: IDataObject = {};
@@ -66,12 +72,12 @@ const OUTCOME_BY_STATUS: Record<number, string> = Object.fromEntries(
 
 /** A job-transfer record as an item: its attributes, the job's id, and `outcome` naming the numeric status. */
 export function transferJson(jobId: string, transfer: JobTransfer): IDataObject {
-	const flat = flatten(transfer);
-	return { jobId, ...flat, outcome: OUTCOME_BY_STATUS[transfer.attributes.status] ?? 'unknown' };
+	const json = flatten(transfer, { jobId }, ['outcome']);
+	json.outcome = OUTCOME_BY_STATUS[transfer.attributes.status] ?? 'unknown';
+	return json;
 }
 
 /** A job-error record as an item: id, the job's id, then its attributes. */
 export function jobErrorJson(jobId: string, error: JobError): IDataObject {
-	const { id, ...rest } = flatten(error);
-	return { id, jobId, ...rest };
+	return flatten(error, { id: error.id, jobId });
 }

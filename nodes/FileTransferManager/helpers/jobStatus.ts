@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { routes } from '../api/routes';
-import type { Document, Job, SettableJobStatus, UpdateBody } from '../api/types';
-import { apiRequest } from '../transport';
+import type { Job, SettableJobStatus, UpdateBody } from '../api/types';
+import { requestResource } from './shape';
 import { requireLocatorId } from './validate';
 
 /** PATCH /jobs/{id} with a new status for the item's Job; safe to repeat, since it sets an absolute value. */
@@ -15,10 +15,9 @@ export async function setJobStatus(
 	const body: UpdateBody<'jobs', { status: SettableJobStatus }> = {
 		data: { id: jobId, type: 'jobs', attributes: { status } },
 	};
-	const document = await apiRequest<Document<Job>>(ctx, routes.updateJob(jobId), {
+	return await requestResource<Job>(ctx, routes.updateJob(jobId), 'jobs', {
 		body: body as unknown as IDataObject,
 		itemIndex,
 		idempotent: true,
 	});
-	return document.data;
 }

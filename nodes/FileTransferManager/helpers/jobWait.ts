@@ -1,11 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { routes } from '../api/routes';
-import type { Document, Job, JobStatus } from '../api/types';
+import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
-import { apiRequest } from '../transport';
+import { DEFAULT_TRANSPORT, retryDelayMs, settingsFromNode } from '../transport';
 import { operationError } from './errors';
+import { requestResource } from './shape';
 import { invalidInput, requireBoolean } from './validate';
 
 /** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */
@@ -97,10 +98,24 @@ export function waitSettingsFromParameters(ctx: IExecuteFunctions, itemIndex: nu
 	};
 }
 
+/** Bound of the status check made at the deadline itself (and of any check when less time is left). */
+export const LAST_CHECK_MS = 500;
+
+/** A failure a later status check may not meet again: no answer, 429, or a 5xx. */
+function passing(error: unknown): error is NodeApiError {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = Number(error.httpCode);
+	return error.httpCode === null || error.httpCode === undefined || status === 429 || status >= 500;
+}
+
 /**
  * Polls GET /jobs/{id} until the job is finished, failed, canceled or stuck, for at most `maxWait`
- * seconds (one last check at the deadline). Throws when the wait runs out, when the execution is
- * canceled, and (if asked) when the job failed.
+ * seconds: it never sleeps past the deadline, and each status check is bounded by the time left (at
+ * least LAST_CHECK_MS, at most the Request Options timeout), with the one last check at the deadline.
+ * So a run ends within Max Wait plus one check's bound, even when the service is slow to answer.
+ * A check that fails in passing (no answer, 429, 5xx) is repeated at the next poll while time is left,
+ * up to Max Retries in a row. Throws when the wait runs out, when the execution is canceled, and (if
+ * asked) when the job failed.
  */
 export async function waitForJob(
 	ctx: IExecuteFunctions,
@@ -110,18 +125,22 @@ export async function waitForJob(
 ): Promise<Job> {
 	const started = Date.now();
 	const deadline = started + settings.maxWait * 1000;
+	const transport = { ...DEFAULT_TRANSPORT, ...settingsFromNode(ctx, itemIndex) };
+	const route = routes.getJob(job.id);
 	let current = job;
+	let failures = 0;
+	let lastFailure: Error | undefined;
 	for (;;) {
 		if (WAIT_END_STATUSES.includes(current.attributes.status)) break;
 		const now = Date.now();
 		if (now >= deadline) {
+			const check = lastFailure ? ` The last status check failed: ${lastFailure.message}.` : '';
 			throw operationError(
 				ctx.getNode(),
 				`Job ${job.id} did not end within ${settings.maxWait} seconds; its last status was "${current.attributes.status}" [item ${itemIndex}]`,
 				{
 					itemIndex,
-					description:
-						'The job keeps running on the service. Raise "Max Wait (Seconds)", or check it later with Job → Get (or the File Transfer Manager Trigger).',
+					description: `The job keeps running on the service.${check} Raise "Max Wait (Seconds)", or check it later with Job → Get (or the File Transfer Manager Trigger).`,
 				},
 			);
 		}
@@ -133,9 +152,27 @@ export async function waitForJob(
 				{ itemIndex },
 			);
 		}
-		await sleep(Math.min(settings.pollInterval * 1000, deadline - now));
-		const document = await apiRequest<Document<Job>>(ctx, routes.getJob(job.id), { itemIndex });
-		current = document.data;
+		const pause = failures > 0 ? Math.max(settings.pollInterval * 1000, retryDelayMs(failures - 1, transport)) : settings.pollInterval * 1000;
+		await sleep(Math.min(pause, deadline - now));
+		const left = deadline - Date.now();
+		try {
+			current = await requestResource<Job>(ctx, route, 'jobs', {
+				itemIndex,
+				// Retries are this loop's own, so that none of them runs past the deadline.
+				settings: { ...transport, timeout: Math.min(transport.timeout, Math.max(left, LAST_CHECK_MS)), maxRetries: 0 },
+			});
+			failures = 0;
+			lastFailure = undefined;
+		} catch (error) {
+			if (passing(error) && failures < transport.maxRetries) {
+				failures += 1;
+				lastFailure = error;
+				continue;
+			}
+			throw error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: operationError(ctx.getNode(), error as Error, { itemIndex });
+		}
 	}
 	if (current.attributes.status === 'failed' && settings.failOnFailedJob) {
 		const stats = current.attributes.stats;

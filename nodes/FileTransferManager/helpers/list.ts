@@ -1,10 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
-import type { AnyResource } from '../api/types';
+import type { AnyResource, ResourceType } from '../api/types';
+import { RESOURCE_TYPES } from '../api/types';
 import { apiRequestAllItems } from '../transport';
 import { flatten } from './output';
+import { recordChecker } from './shape';
 import { readLimit, sortParameter } from './validate';
+
+/** The resource type a collection route lists: `/jobs` lists `jobs`. */
+function collectionOf(route: Route): ResourceType {
+	const segment = route.path.split('/')[1] as ResourceType;
+	if (!RESOURCE_TYPES.includes(segment)) throw new Error(`No resource type for the route ${route.path}`);
+	return segment;
+}
 
 /**
  * The common part of every Get Many: Return All / Limit and the Sort collection read and checked, then
@@ -26,9 +35,10 @@ export async function getManyRecords<T extends AnyResource>(
 		sortFields.map((field) => field.value),
 	);
 	const qs = sort ? { ...filterQs, sort } : filterQs;
-	return await apiRequestAllItems<T, INodeExecutionData>(ctx, route, qs, {
+	const check = recordChecker<T>(ctx, collectionOf(route), { route, itemIndex });
+	return await apiRequestAllItems<unknown, INodeExecutionData>(ctx, route, qs, {
 		limit,
 		itemIndex,
-		map: (record) => ({ json: toJson(record) }),
+		map: (record) => ({ json: toJson(check(record)) }),
 	});
 }

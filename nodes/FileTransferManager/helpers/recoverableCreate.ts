@@ -1,11 +1,12 @@
-import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
-import type { Document, ListDocument, Timestamps } from '../api/types';
+import type { ResourceType, Timestamps } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
 import { operationError } from './errors';
 import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
+import { checkDocument, requestPage } from './shape';
 
 /** Records remembered before the create; enough to tell apart records that share a creation millisecond. */
 const SNAPSHOT_SIZE = 10;
@@ -20,6 +21,8 @@ interface Created {
 export interface RecoverableCreate<T extends Created> {
 	/** What is created, for messages: "job", "group", "user". */
 	noun: string;
+	/** The JSON:API type created, for the shape checks of the answers. */
+	type: ResourceType;
 	createRoute: Route;
 	listRoute: Route;
 	body: IDataObject;
@@ -49,11 +52,11 @@ async function listCandidates<T extends Created>(
 	limit: number,
 	itemIndex: number,
 ): Promise<T[]> {
-	const page = await apiRequest<ListDocument<T>>(ctx, spec.listRoute, {
+	const page = await requestPage<T>(ctx, spec.listRoute, spec.type, {
 		qs: { ...spec.candidateFilters, sort: '-createdAt', 'page[limit]': limit },
 		itemIndex,
 	});
-	return Array.isArray(page.data) ? page.data : [];
+	return page.data;
 }
 
 /**
@@ -128,16 +131,25 @@ export async function createRecoverable<T extends Created>(
 ): Promise<CreateResult<T>> {
 	const known = await listCandidates(ctx, spec, SNAPSHOT_SIZE, itemIndex);
 	const before: Snapshot = { newest: known[0]?.attributes.createdAt, ids: new Set(known.map((r) => r.id)) };
-	let failure: unknown;
+	let document: unknown;
 	try {
-		const document = await apiRequest<Document<T>>(ctx, spec.createRoute, { body: spec.body, itemIndex });
-		return { record: document.data, recovered: false };
+		document = await apiRequest<unknown>(ctx, spec.createRoute, { body: spec.body, itemIndex });
 	} catch (error) {
 		if (error instanceof AmbiguousRequestError) {
 			return { record: await recover(ctx, spec, before, error, itemIndex), recovered: true };
 		}
-		failure = error;
+		// Any other failure is already a NodeApiError from the transport: passed on unchanged.
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: operationError(ctx.getNode(), error as Error, { itemIndex });
 	}
-	// Any other failure is already a NodeApiError from the transport: passed on unchanged.
-	throw failure;
+	try {
+		return { record: checkDocument<T>(ctx, document, spec.type, { route: spec.createRoute, itemIndex }), recovered: false };
+	} catch (error) {
+		// The service did answer the create: the record most likely exists, so a blind re-run would
+		// make a second one.
+		const failure = error as NodeOperationError;
+		failure.description = `The create request was answered, so the ${spec.noun} was probably created. Look for it with ${spec.lookHint} before running this again.`;
+		throw failure;
+	}
 }

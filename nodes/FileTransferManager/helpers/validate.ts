@@ -364,3 +364,34 @@ export function filterQuery(
 	}
 	return qs;
 }
+
+/**
+ * Longest name (groups, jobs) the nodes send. The API description states no maximum; names are also
+ * sent as `filter[name]` in the lookup before a create, and a query string of tens of thousands of
+ * characters is refused by servers and proxies (the connection is reset). 1,000 characters stay below
+ * common URL limits even fully percent-encoded.
+ */
+export const MAX_NAME_LENGTH = 1000;
+
+/** Longest e-mail address (RFC 5321: 254 characters); also sent as `filter[email]` before a create. */
+export const MAX_EMAIL_LENGTH = 254;
+
+/** The text unchanged, or an input error when it is longer than `max` characters (code points). */
+export function requireMaxLength(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: string,
+	max: number,
+): string {
+	const length = [...value].length;
+	if (length > max) {
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			`"${field}"`,
+			`must be at most ${max.toLocaleString('en-US')} characters long, got ${length.toLocaleString('en-US')}`,
+		);
+	}
+	return value;
+}

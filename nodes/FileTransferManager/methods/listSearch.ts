@@ -2,9 +2,9 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeLis
 
 import type { Route } from '../api/routes';
 import { routes } from '../api/routes';
-import type { AnyResource, ListDocument } from '../api/types';
+import type { AnyResource, ResourceType } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
-import { apiRequest } from '../transport';
+import { requestPage } from '../helpers/shape';
 
 /** Pages read at most per call while a search text finds nothing, before handing back a cursor. */
 const MAX_PAGES_PER_SEARCH = 10;
@@ -17,6 +17,7 @@ const MAX_PAGES_PER_SEARCH = 10;
 async function searchPage(
 	ctx: ILoadOptionsFunctions,
 	route: Route,
+	type: ResourceType,
 	sort: string,
 	toItem: (record: AnyResource) => INodeListSearchItems,
 	filter?: string,
@@ -28,7 +29,8 @@ async function searchPage(
 	for (let pages = 0; pages < MAX_PAGES_PER_SEARCH; pages++) {
 		const qs: IDataObject = { sort, 'page[limit]': PAGE_LIMIT_MAX };
 		if (after) qs['page[after]'] = after;
-		const page = await apiRequest<ListDocument<AnyResource>>(ctx, route, { qs });
+		// Every record is checked (a UUID id, attributes) before it is offered: its id is used in paths later.
+		const page = await requestPage<AnyResource>(ctx, route, type, { qs });
 		for (const item of page.data.map(toItem)) {
 			if (
 				!needle ||
@@ -38,7 +40,7 @@ async function searchPage(
 				results.push(item);
 			}
 		}
-		const next = page.meta.page.after ?? undefined;
+		const next = page.after ?? undefined;
 		if (!next || next === after) return { results };
 		after = next;
 		if (results.length > 0) break;
@@ -53,11 +55,17 @@ type SearchMethod = (
 ) => Promise<INodeListSearchResult>;
 
 /** A list-search method over one collection, sorted so that the picker reads well, labelled per record. */
-function searcher(route: () => Route, sort: string, text: (record: AnyResource) => string): SearchMethod {
+function searcher(
+	route: () => Route,
+	type: ResourceType,
+	sort: string,
+	text: (record: AnyResource) => string,
+): SearchMethod {
 	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
 		return await searchPage(
 			this,
 			route(),
+			type,
 			sort,
 			(record) => ({ name: text(record), value: 'id' in record ? record.id : '' }),
 			filter,
@@ -66,27 +74,27 @@ function searcher(route: () => Route, sort: string, text: (record: AnyResource) 
 	};
 }
 
-export const searchJobs = searcher(routes.listJobs, '-createdAt', (record) => {
+export const searchJobs = searcher(routes.listJobs, 'jobs', '-createdAt', (record) => {
 	const attributes = record.attributes as { name?: string; status?: string; dryRun?: boolean };
 	const name = attributes.name || ('id' in record ? record.id : '');
 	return `${name} (${attributes.status}${attributes.dryRun ? ', dry run' : ''})`;
 });
 
-export const searchStorages = searcher(routes.listStorages, 'name', (record) => {
+export const searchStorages = searcher(routes.listStorages, 'storages', 'name', (record) => {
 	const attributes = record.attributes as { name?: string; type?: string };
 	return `${attributes.name} (${attributes.type})`;
 });
 
-export const searchUsers = searcher(routes.listUsers, 'email', (record) => {
+export const searchUsers = searcher(routes.listUsers, 'users', 'email', (record) => {
 	const attributes = record.attributes as { email?: string; firstName?: string; lastName?: string };
 	const fullName = [attributes.firstName, attributes.lastName].filter(Boolean).join(' ');
 	return fullName ? `${fullName} <${attributes.email}>` : String(attributes.email);
 });
 
-export const searchGroups = searcher(routes.listGroups, 'name', (record) =>
+export const searchGroups = searcher(routes.listGroups, 'groups', 'name', (record) =>
 	String((record.attributes as { name?: string }).name),
 );
 
-export const searchAccounts = searcher(routes.listAccounts, 'name', (record) =>
+export const searchAccounts = searcher(routes.listAccounts, 'accounts', 'name', (record) =>
 	String((record.attributes as { name?: string }).name),
 );

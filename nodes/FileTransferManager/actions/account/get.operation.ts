@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Account, Document } from '../../api/types';
+import type { Account } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/shape';
 import { requireLocatorId } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [accountLocator({ description: 'The account to get' })];
 
@@ -17,6 +17,6 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
-	const document = await apiRequest<Document<Account>>(this, routes.getAccount(accountId), { itemIndex });
-	return toItems([flatten(document.data)]);
+	const record = await requestResource<Account>(this, routes.getAccount(accountId), 'accounts', { itemIndex });
+	return toItems([flatten(record)]);
 }

@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { requireLocatorId, requireNonEmpty } from '../../helpers/validate';
+import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
+import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength, requireNonEmpty } from '../../helpers/validate';
 import { createRecoverable } from '../../helpers/recoverableCreate';
 
 const properties: INodeProperties[] = [
@@ -28,7 +28,13 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
-	const name = requireNonEmpty(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex, ''));
+	const name = requireMaxLength(
+		this,
+		itemIndex,
+		'Name',
+		requireNonEmpty(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex, '')),
+		MAX_NAME_LENGTH,
+	);
 	// deploymentId is deprecated but older servers read only it, so both carry the account.
 	const body: CreateBody<'groups', GroupCreateAttributes> = {
 		data: { type: 'groups', attributes: { accountId, deploymentId: accountId, name } },
@@ -38,6 +44,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		{
 			noun: 'group',
+			type: 'groups',
 			createRoute: routes.createGroup(),
 			listRoute: routes.listGroups(),
 			body: body as unknown as IDataObject,
@@ -47,5 +54,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		itemIndex,
 	);
-	return toItems([recovered ? { ...flatten(record), recoveredAfterAmbiguousError: true } : flatten(record)]);
+	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
+	if (recovered) json.recoveredAfterAmbiguousError = true;
+	return toItems([json]);
 }

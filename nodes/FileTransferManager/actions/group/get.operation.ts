@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Document, Group } from '../../api/types';
+import type { Group } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/shape';
 import { requireLocatorId } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [groupLocator({ description: 'The group to get' })];
 
@@ -17,6 +17,6 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
-	const document = await apiRequest<Document<Group>>(this, routes.getGroup(groupId), { itemIndex });
-	return toItems([flatten(document.data)]);
+	const record = await requestResource<Group>(this, routes.getGroup(groupId), 'groups', { itemIndex });
+	return toItems([flatten(record)]);
 }

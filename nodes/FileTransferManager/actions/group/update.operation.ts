@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Document, Group, GroupAttributes, UpdateBody } from '../../api/types';
+import type { Group, GroupAttributes, UpdateBody } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/shape';
 import { invalidInput, requireLocatorId, requireNonEmpty } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
 	groupLocator({ description: 'The group to update' }),
@@ -53,10 +53,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		data: { id: groupId, type: 'groups', attributes },
 	};
 	// The PATCH sets absolute values, so repeating it after an ambiguous failure is harmless.
-	const document = await apiRequest<Document<Group>>(this, routes.updateGroup(groupId), {
+	const record = await requestResource<Group>(this, routes.updateGroup(groupId), 'groups', {
 		body: body as unknown as IDataObject,
 		itemIndex,
 		idempotent: true,
 	});
-	return toItems([flatten(document.data)]);
+	return toItems([flatten(record)]);
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Document, JobCreateAttributes, Storage } from '../../api/types';
+import type { JobCreateAttributes, Storage } from '../../api/types';
 import {
 	accountLocator,
 	groupLocator,
@@ -13,8 +13,8 @@ import { jobAttributesFromParameters } from '../../helpers/jobBody';
 import { createJobRecoverable } from '../../helpers/jobCreate';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
+import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
 import { invalidInput } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -230,14 +230,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const simplify = readSimplify(this, itemIndex);
 
 	// The API wants the source storage's type in the job; it is only known from the storage itself.
-	const storage = await apiRequest<Document<Storage>>(this, routes.getStorage(draft.source.id), { itemIndex });
-	const sourceType = storage.data.attributes.type;
+	const route = routes.getStorage(draft.source.id);
+	const storage = await requestResource<Storage>(this, route, 'storages', { itemIndex });
+	const sourceType = storage.attributes.type;
+	if (typeof sourceType !== 'string') {
+		throw malformedAnswer(this, `a storage without a type: "data.attributes.type" is ${describeValue(sourceType)}`, route, itemIndex);
+	}
 	if (draft.source.retrievalType !== undefined && sourceType !== 'object-aws') {
 		throw invalidInput(
 			this,
 			itemIndex,
 			'"Retrieval Type"',
-			`applies only to object-aws sources, but the source storage "${storage.data.attributes.name}" is of type ${sourceType}`,
+			`applies only to object-aws sources, but the source storage "${storage.attributes.name}" is of type ${sourceType}`,
 			'Remove Retrieval Type from Additional Fields, or choose an object-aws (S3) source storage.',
 		);
 	}

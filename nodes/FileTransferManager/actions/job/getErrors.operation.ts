@@ -6,6 +6,7 @@ import type { JobError } from '../../api/types';
 import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
 import { requireLocatorId, readLimit } from '../../helpers/validate';
 import { jobErrorJson } from '../../helpers/jobOutput';
+import { recordChecker } from '../../helpers/shape';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -21,9 +22,11 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
 	const limit = readLimit(this, itemIndex);
-	const errors = await apiRequestAllItems<JobError>(this, routes.listJobErrors(jobId), {}, {
+	const route = routes.listJobErrors(jobId);
+	const check = recordChecker<JobError>(this, 'job-errors', { route, itemIndex });
+	return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
 		limit,
 		itemIndex,
+		map: (record) => ({ json: jobErrorJson(jobId, check(record)) }),
 	});
-	return errors.map((error) => ({ json: jobErrorJson(jobId, error) }));
 }

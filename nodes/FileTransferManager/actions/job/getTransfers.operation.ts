@@ -6,6 +6,7 @@ import type { JobTransfer } from '../../api/types';
 import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
 import { requireLocatorId, readLimit } from '../../helpers/validate';
 import { transferJson } from '../../helpers/jobOutput';
+import { recordChecker } from '../../helpers/shape';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -21,9 +22,11 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
 	const limit = readLimit(this, itemIndex);
-	const transfers = await apiRequestAllItems<JobTransfer>(this, routes.listJobTransfers(jobId), {}, {
+	const route = routes.listJobTransfers(jobId);
+	const check = recordChecker<JobTransfer>(this, 'job-transfers', { route, itemIndex });
+	return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
 		limit,
 		itemIndex,
+		map: (record) => ({ json: transferJson(jobId, check(record)) }),
 	});
-	return transfers.map((transfer) => ({ json: transferJson(jobId, transfer) }));
 }

@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Document, Job, JobCreateAttributes } from '../../api/types';
+import type { Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
 import { operationError } from '../../helpers/errors';
-import { requireLocatorId } from '../../helpers/validate';
+import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { createJobRecoverable } from '../../helpers/jobCreate';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
-import { apiRequest } from '../../transport';
+import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
 
 const properties: INodeProperties[] = [
 	jobLocator({
@@ -64,11 +64,22 @@ export function attributesFromDryRun(dryRun: Job, name: string | undefined): Job
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const dryRunId = requireLocatorId(this, itemIndex, 'jobId', 'Dry-Run Job');
 	const nameParameter = this.getNodeParameter('name', itemIndex, '');
-	const name = typeof nameParameter === 'string' && nameParameter.trim() !== '' ? nameParameter.trim() : undefined;
+	const name =
+		typeof nameParameter === 'string' && nameParameter.trim() !== ''
+			? requireMaxLength(this, itemIndex, 'Name', nameParameter.trim(), MAX_NAME_LENGTH)
+			: undefined;
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
-	const { data: dryRun } = await apiRequest<Document<Job>>(this, routes.getJob(dryRunId), { itemIndex });
+	const route = routes.getJob(dryRunId);
+	const dryRun = await requestResource<Job>(this, route, 'jobs', { itemIndex });
+	// Its source and target are copied into the new job.
+	for (const end of ['source', 'target'] as const) {
+		const value: unknown = dryRun.attributes[end];
+		if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+			throw malformedAnswer(this, `a job without a ${end}: "data.attributes.${end}" is ${describeValue(value)}`, route, itemIndex);
+		}
+	}
 	if (dryRun.attributes.dryRun !== true) {
 		throw operationError(this.getNode(), `Job ${dryRunId} is not a dry run [item ${itemIndex}]`, {
 			itemIndex,

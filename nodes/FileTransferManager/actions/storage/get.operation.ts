@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Document, Storage } from '../../api/types';
+import type { Storage } from '../../api/types';
 import { storageLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/shape';
 import { requireLocatorId } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
 	storageLocator('storageId', 'Storage', { description: 'The storage to get, with its capacity' }),
@@ -19,6 +19,6 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const storageId = requireLocatorId(this, itemIndex, 'storageId', 'Storage');
-	const document = await apiRequest<Document<Storage>>(this, routes.getStorage(storageId), { itemIndex });
-	return toItems([flatten(document.data)]);
+	const record = await requestResource<Storage>(this, routes.getStorage(storageId), 'storages', { itemIndex });
+	return toItems([flatten(record)]);
 }

@@ -4,8 +4,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { CreateBody, User, UserCreateAttributes } from '../../api/types';
 import { accountLocator, groupLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { locatorValue, optionalUuid, requireEmail, requireLocatorId, requireTimeZone } from '../../helpers/validate';
+import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
+import {
+	locatorValue,
+	MAX_EMAIL_LENGTH,
+	optionalUuid,
+	requireEmail,
+	requireLocatorId,
+	requireMaxLength,
+	requireTimeZone,
+} from '../../helpers/validate';
 import { createRecoverable } from '../../helpers/recoverableCreate';
 
 const properties: INodeProperties[] = [
@@ -69,7 +77,13 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
-	const email = requireEmail(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex, ''));
+	const email = requireMaxLength(
+		this,
+		itemIndex,
+		'Email',
+		requireEmail(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex, '')),
+		MAX_EMAIL_LENGTH,
+	);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	// deploymentId is deprecated but older servers read only it, so both carry the account.
 	const attributes: UserCreateAttributes = { accountId, deploymentId: accountId, email };
@@ -86,15 +100,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		{
 			noun: 'user',
+			type: 'users',
 			createRoute: routes.createUser(),
 			listRoute: routes.listUsers(),
 			body: body as unknown as IDataObject,
 			candidateFilters: { 'filter[accountId]': accountId, 'filter[email]': email },
 			matches: (user) =>
-				user.attributes.email.toLowerCase() === email.toLowerCase() && user.attributes.accountId === accountId,
+				typeof user.attributes.email === 'string' &&
+				user.attributes.email.toLowerCase() === email.toLowerCase() &&
+				user.attributes.accountId === accountId,
 			lookHint: 'User → Get Many (filter by account and e-mail)',
 		},
 		itemIndex,
 	);
-	return toItems([recovered ? { ...flatten(record), recoveredAfterAmbiguousError: true } : flatten(record)]);
+	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
+	if (recovered) json.recoveredAfterAmbiguousError = true;
+	return toItems([json]);
 }

@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Document, User } from '../../api/types';
+import type { User } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/shape';
 import { requireLocatorId } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [userLocator({ description: 'The user to get' })];
 
@@ -17,6 +17,6 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
-	const document = await apiRequest<Document<User>>(this, routes.getUser(userId), { itemIndex });
-	return toItems([flatten(document.data)]);
+	const record = await requestResource<User>(this, routes.getUser(userId), 'users', { itemIndex });
+	return toItems([flatten(record)]);
 }

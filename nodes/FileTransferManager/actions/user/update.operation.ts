@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Document, UpdateBody, User, UserUpdateAttributes } from '../../api/types';
+import type { UpdateBody, User, UserUpdateAttributes } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/shape';
 import { invalidInput, requireLocatorId, requireNonEmpty, requireTimeZone } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
 	userLocator({ description: 'The user to update' }),
@@ -75,10 +75,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const body: UpdateBody<'users', UserUpdateAttributes> = { data: { id: userId, type: 'users', attributes } };
 	// The PATCH sets absolute values, so repeating it after an ambiguous failure is harmless.
-	const document = await apiRequest<Document<User>>(this, routes.updateUser(userId), {
+	const record = await requestResource<User>(this, routes.updateUser(userId), 'users', {
 		body: body as unknown as IDataObject,
 		itemIndex,
 		idempotent: true,
 	});
-	return toItems([flatten(document.data)]);
+	return toItems([flatten(record)]);
 }

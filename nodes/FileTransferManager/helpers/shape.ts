@@ -1,0 +1,196 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { operationError } from './errors';
+import type { Route } from '../api/routes';
+import type { ResourceType } from '../api/types';
+import type { ApiContext, RequestParams } from '../transport';
+import { apiRequest } from '../transport';
+
+/**
+ * Shape checks of what the service sends, before the nodes read it: a document that does not have the
+ * JSON:API shape of CONTRACT.md is an error naming what was wrong and which request got it, never a
+ * TypeError further down, and never an id that is not a UUID put into the next request's path.
+ */
+
+interface HasNode {
+	getNode(): INode;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const NOUNS: Record<ResourceType, [singular: string, plural: string]> = {
+	accounts: ['account', 'accounts'],
+	groups: ['group', 'groups'],
+	users: ['user', 'users'],
+	jobs: ['job', 'jobs'],
+	'job-transfers': ['job transfer', 'job transfers'],
+	'job-errors': ['job error', 'job errors'],
+	storages: ['storage', 'storages'],
+};
+
+/** Attributes that the nodes read and that must be text, per type. */
+const REQUIRED_TEXT: Partial<Record<ResourceType, readonly string[]>> = {
+	jobs: ['status'],
+};
+
+/** A value in a few words, for messages: `null`, `missing`, `an array`, `a number (5)`. */
+export function describeValue(value: unknown): string {
+	if (value === undefined) return 'missing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	const text = JSON.stringify(value) ?? String(value);
+	const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+	return `${typeof value === 'number' ? 'a number' : `a ${typeof value}`} (${shown})`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The error for a malformed answer: what was wrong, which request, which item. */
+export function malformedAnswer(
+	ctx: HasNode,
+	what: string,
+	route: Route,
+	itemIndex?: number,
+): NodeOperationError {
+	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
+	return operationError(ctx.getNode(), `The service sent ${what} (${route.method} ${route.path})${item}`, {
+		description:
+			'The answer does not have the shape the API defines (JSON:API, see docs/api-contract.md), so nothing was read from it. Check the Base URL of the credential; if it is right, the service is at fault.',
+		...(itemIndex === undefined ? {} : { itemIndex }),
+	});
+}
+
+export interface ResourceCheck {
+	route: Route;
+	itemIndex?: number;
+	/** Where the record sits in the document, for messages: `data` (default) or `data[3]`. */
+	pointer?: string;
+	/** For records of lists the transport pages: their position in the whole list, from 1. */
+	listPosition?: number;
+}
+
+/**
+ * Checks one resource object: a plain object with a string `type`, a UUID `id` (job-transfers have
+ * none) and plain-object `attributes`. Returns it typed; throws a NodeOperationError otherwise.
+ */
+export function checkResource<T>(ctx: HasNode, value: unknown, type: ResourceType, check: ResourceCheck): T {
+	const [noun] = NOUNS[type];
+	const pointer = check.pointer ?? 'data';
+	// `"data[3].id"`, or `"id" of list record 4` for records of pages the transport reads.
+	const at = (path: string) =>
+		check.listPosition === undefined
+			? `"${[pointer, path].filter(Boolean).join('.')}"`
+			: `${path ? `"${path}" of ` : ''}list record ${check.listPosition}`;
+	const fail = (what: string) => malformedAnswer(ctx, what, check.route, check.itemIndex);
+	if (!isPlainObject(value)) {
+		throw fail(`no ${noun}: ${at('')} is ${describeValue(value)}, not a resource object`);
+	}
+	if (type !== 'job-transfers' && (typeof value.id !== 'string' || !UUID.test(value.id))) {
+		throw fail(`a ${noun} without a valid id: ${at('id')} is ${describeValue(value.id)}, not a UUID`);
+	}
+	if (typeof value.type !== 'string') {
+		throw fail(`a ${noun} without a type: ${at('type')} is ${describeValue(value.type)}`);
+	}
+	if (!isPlainObject(value.attributes)) {
+		throw fail(`a ${noun} without attributes: ${at('attributes')} is ${describeValue(value.attributes)}`);
+	}
+	for (const field of REQUIRED_TEXT[type] ?? []) {
+		const attribute = value.attributes[field];
+		if (typeof attribute !== 'string') {
+			throw fail(`a ${noun} without a ${field}: ${at(`attributes.${field}`)} is ${describeValue(attribute)}`);
+		}
+	}
+	return value as T;
+}
+
+/** Checks a single-resource document (`{"data": {...}}`) and returns its resource. */
+export function checkDocument<T>(ctx: HasNode, document: unknown, type: ResourceType, check: ResourceCheck): T {
+	if (!isPlainObject(document)) {
+		throw malformedAnswer(
+			ctx,
+			`no ${NOUNS[type][0]}: the answer is ${describeValue(document)}, not a JSON:API document`,
+			check.route,
+			check.itemIndex,
+		);
+	}
+	return checkResource<T>(ctx, document.data, type, { ...check, pointer: 'data' });
+}
+
+export interface CheckedPage<T> {
+	data: T[];
+	/** `meta.page.after`: the next page's cursor, null on the last page. */
+	after: string | null;
+	/** `meta.page.total`, when it is a number. */
+	total?: number;
+}
+
+/**
+ * Checks a list document: `data` an array of resources, `meta.page` an object, `meta.page.after` a
+ * cursor string or null (missing counts as null), and every record as in checkResource.
+ */
+export function checkList<T>(
+	ctx: HasNode,
+	document: unknown,
+	type: ResourceType,
+	check: Omit<ResourceCheck, 'pointer'>,
+): CheckedPage<T> {
+	const plural = NOUNS[type][1];
+	const fail = (what: string) => malformedAnswer(ctx, `a malformed list of ${plural}: ${what}`, check.route, check.itemIndex);
+	if (!isPlainObject(document)) throw fail(`the answer is ${describeValue(document)}, not a JSON:API document`);
+	if (!Array.isArray(document.data)) throw fail(`"data" is ${describeValue(document.data)}, not an array`);
+	const meta = document.meta;
+	if (!isPlainObject(meta) || !isPlainObject(meta.page)) {
+		throw fail(`"meta.page" is ${describeValue(isPlainObject(meta) ? meta.page : meta)}, not an object`);
+	}
+	const after = meta.page.after;
+	if (after !== null && after !== undefined && (typeof after !== 'string' || after === '')) {
+		throw fail(`"meta.page.after" is ${describeValue(after)}, not a cursor string or null`);
+	}
+	const data = document.data.map((record, index) =>
+		checkResource<T>(ctx, record, type, { ...check, pointer: `data[${index}]` }),
+	);
+	const total = typeof meta.page.total === 'number' ? meta.page.total : undefined;
+	return { data, after: after ?? null, ...(total === undefined ? {} : { total }) };
+}
+
+/**
+ * A record check for lists paged by the transport (which checks `data` and `meta.page` itself): counts
+ * the records so that a message names which one was malformed.
+ */
+export function recordChecker<T>(
+	ctx: HasNode,
+	type: ResourceType,
+	check: Omit<ResourceCheck, 'pointer'>,
+): (record: unknown) => T {
+	let position = 0;
+	return (record) => {
+		position += 1;
+		return checkResource<T>(ctx, record, type, { ...check, listPosition: position });
+	};
+}
+
+/** One request whose answer is a single resource, checked (GET, PATCH or POST of one record). */
+export async function requestResource<T>(
+	ctx: ApiContext,
+	route: Route,
+	type: ResourceType,
+	params: RequestParams = {},
+): Promise<T> {
+	const document = await apiRequest<unknown>(ctx, route, params);
+	return checkDocument<T>(ctx, document, type, { route, itemIndex: params.itemIndex });
+}
+
+/** One request whose answer is one page of a list, checked. */
+export async function requestPage<T>(
+	ctx: ApiContext,
+	route: Route,
+	type: ResourceType,
+	params: RequestParams = {},
+): Promise<CheckedPage<T>> {
+	const document = await apiRequest<unknown>(ctx, route, params);
+	return checkList<T>(ctx, document, type, { route, itemIndex: params.itemIndex });
+}
