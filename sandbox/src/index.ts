@@ -8,6 +8,7 @@ import { registerAdmin } from './admin';
 import type { Sandbox, SandboxControl, SandboxOptions, SandboxState } from './api';
 import { Auth } from './auth';
 import { DEMO_IDS, defaultJobAttributes, seed } from './demo';
+import { Deviations, registerDeviationAdmin } from './deviations';
 import { Engine, isFinal } from './engine';
 import { FaultInjector, RequestLog } from './faults';
 import { ApiHandlers } from './handlers';
@@ -40,6 +41,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const requests = new RequestLog();
 	const apiRouter = new Router();
 	new ApiHandlers(store, engine).register(apiRouter);
+	const deviations = new Deviations(store, engine, speed, options.deviations ?? []);
 
 	const requireJob = (id: string): Job => {
 		const job = store.jobs.get(id);
@@ -147,7 +149,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 
 	const adminRouter = new Router();
-	const front = new HttpFront({ api: apiRouter, admin: adminRouter, auth, faults, log: requests });
+	const front = new HttpFront({ api: apiRouter, admin: adminRouter, auth, faults, log: requests, deviations });
 	const server = http.createServer({ keepAlive: true }, front.listener);
 	// Idle keep-alive sockets stay open for a minute: a server that closes them after Node's default 5 s
 	// races clients that reuse a socket just then ("socket hang up"); close() destroys them anyway.
@@ -172,9 +174,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		control,
 		faults,
 		requests,
+		deviations: {
+			set: (list) => deviations.set(list),
+			add: (list) => deviations.add(list),
+			list: () => deviations.list(),
+			clear: () => deviations.clear(),
+		},
 		close() {
 			closing ??= (async () => {
 				engine.close();
+				deviations.close();
 				front.close();
 				for (const cancel of [...waiters]) cancel();
 				await new Promise<void>((resolve) => {
@@ -186,6 +195,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return closing;
 		},
 	};
+	registerDeviationAdmin(adminRouter, deviations);
 	registerAdmin(adminRouter, sandbox, () => ({
 		baseUrl,
 		clientId,
