@@ -5,9 +5,10 @@
  */
 import axios from 'axios';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_IDS, startSandbox } from '../../sandbox/src';
-import { KNOWN_FILTERS, parseDeviations } from '../../sandbox/src/deviations';
+import { DEVIATION_MODES, KNOWN_FILTERS, parseDeviations } from '../../sandbox/src/deviations';
 import type { JobAttributes } from '../../nodes/FileTransferManager/api/types';
 import {
 	Api,
@@ -705,3 +706,46 @@ describe('setting the modes', () => {
 	});
 });
 
+
+describe('docs/api-contract.md', () => {
+	const doc = readFileSync(path.resolve(__dirname, '../../docs/api-contract.md'), 'utf8');
+	const section = (title: string) => doc.split(/^## /m).find((s) => s.startsWith(title))!;
+	const firstCells = (text: string) =>
+		text
+			.split('\n')
+			.filter((l) => /^\| `/.test(l))
+			.map((l) => /^\| `([^`]+)`/.exec(l)![1]);
+
+	it('documents every deviation mode, and no other', () => {
+		expect(firstCells(section('Deviation modes')).sort()).toEqual([...DEVIATION_MODES].sort());
+	});
+
+	it('names only known modes and checks in its tables', () => {
+		const checks = firstCells(section('Checks'));
+		expect(checks.length).toBeGreaterThan(15);
+		for (const id of ['token', 'root', 'list-routes', 'cursor-paging', 'page-size', 'sort-updatedAt', 'filter-status', 'filter-source', 'transfers-route', 'errors-route', 'media-type']) {
+			expect(checks).toContain(id);
+		}
+		const modeNames = new Set(DEVIATION_MODES.map((m) => m.replace(/[:[].*$/, '')));
+		const names = (cell: string) =>
+			[...cell.replace(/\([^)]*\)/g, '').matchAll(/`([a-zA-Z0-9-]+)(?::<[^>]+>|:[a-zA-Z.]+|\[[^\]]*\])?`/g)].map((m) => m[1]);
+		const cells = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
+		const assumptions = doc.split('\n').filter((l) => /^\| A\d+ \|/.test(l));
+		expect(assumptions.length).toBeGreaterThan(40);
+		for (const line of assumptions) {
+			const [id, , source, deviation, check] = cells(line);
+			expect({ id, source: /description|assumed/.test(source) }).toEqual({ id, source: true });
+			for (const name of names(deviation)) expect({ id, deviation: name, known: modeNames.has(name) }).toEqual({ id, deviation: name, known: true });
+			for (const name of names(check)) expect({ id, check: name, known: checks.includes(name) }).toEqual({ id, check: name, known: true });
+		}
+		for (const line of section('Checks').split('\n').filter((l) => /^\| `/.test(l))) {
+			const found = cells(line)[4];
+			for (const name of names(found)) expect({ line: cells(line)[0], deviation: name, known: modeNames.has(name) }).toEqual({ line: cells(line)[0], deviation: name, known: true });
+		}
+	});
+
+	it('refers to nothing outside the repository', () => {
+		expect(doc).not.toMatch(/shared\/spec|CONTRACT\.md|\.\.\/shared/);
+		expect(readFileSync(path.resolve(__dirname, '../../sandbox/README.md'), 'utf8')).not.toMatch(/shared\/spec|CONTRACT\.md|\.\.\/shared/);
+	});
+});
