@@ -41,7 +41,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const requests = new RequestLog();
 	const apiRouter = new Router();
 	new ApiHandlers(store, engine).register(apiRouter);
-	const deviations = new Deviations(store, engine, speed, options.deviations ?? []);
 
 	const requireJob = (id: string): Job => {
 		const job = store.jobs.get(id);
@@ -148,7 +147,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 	};
 
+	const deviations = new Deviations(store, engine, speed, options.deviations ?? []);
 	const adminRouter = new Router();
+	registerDeviationAdmin(adminRouter, deviations);
 	const front = new HttpFront({ api: apiRouter, admin: adminRouter, auth, faults, log: requests, deviations });
 	const server = http.createServer({ keepAlive: true }, front.listener);
 	// Idle keep-alive sockets stay open for a minute: a server that closes them after Node's default 5 s
@@ -174,16 +175,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		control,
 		faults,
 		requests,
-		deviations: {
-			set: (list) => deviations.set(list),
-			add: (list) => deviations.add(list),
-			list: () => deviations.list(),
-			clear: () => deviations.clear(),
-		},
+		deviations,
 		close() {
 			closing ??= (async () => {
 				engine.close();
-				deviations.close();
 				front.close();
 				for (const cancel of [...waiters]) cancel();
 				await new Promise<void>((resolve) => {
@@ -195,7 +190,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return closing;
 		},
 	};
-	registerDeviationAdmin(adminRouter, deviations);
 	registerAdmin(adminRouter, sandbox, () => ({
 		baseUrl,
 		clientId,

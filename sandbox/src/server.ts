@@ -38,6 +38,7 @@ export class HttpFront {
 
 	close(): void {
 		this.closed = true;
+		this.parts.deviations?.close();
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
 	}
