@@ -1,6 +1,6 @@
 /**
  * The sandbox's programmatic interface: what tests, benchmarks and scripts use to start it, inject
- * faults and look at what it holds. The HTTP API itself follows docs/api-contract.md.
+ * faults and look at what it holds. The HTTP API is the service's (see sandbox/README.md).
  */
 import type {
 	Account,
@@ -156,11 +156,11 @@ export interface Sandbox {
 	clientId: string;
 	clientSecret: string;
 	state: SandboxState;
+	/** The deviation modes in force; changeable at run time. */
+	deviations: SandboxDeviations;
 	control: SandboxControl;
 	faults: SandboxFaults;
 	requests: SandboxRequestLog;
-	/** The deviation modes in force; changeable at run time. */
-	deviations: SandboxDeviations;
 	close(): Promise<void>;
 }
 

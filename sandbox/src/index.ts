@@ -8,11 +8,11 @@ import { registerAdmin } from './admin';
 import type { Sandbox, SandboxControl, SandboxOptions, SandboxState } from './api';
 import { Auth } from './auth';
 import { DEMO_IDS, defaultJobAttributes, seed } from './demo';
-import { Deviations, registerDeviationAdmin } from './deviations';
 import { Engine, isFinal } from './engine';
 import { FaultInjector, RequestLog } from './faults';
 import { ApiHandlers } from './handlers';
 import { Router } from './router';
+import { Deviations, registerDeviationAdmin } from './deviations';
 import { HttpFront } from './server';
 import { diskPath, storageResource, writeFileDeep } from './storage-fs';
 import { Store } from './store';
@@ -172,10 +172,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clientId,
 		clientSecret,
 		state,
+		deviations,
 		control,
 		faults,
 		requests,
-		deviations,
 		close() {
 			closing ??= (async () => {
 				engine.close();
