@@ -426,10 +426,14 @@ describe('extra-status', () => {
 
 	it('a job in the extra status can be canceled and stays canceled', async () => {
 		const id = await copy();
-		for (let i = 0; i < 1000; i++) {
-			if ((await slow.api.get(`/jobs/${id}`)).data.data.attributes.status === 'analyzing') break;
-			await new Promise((r) => setTimeout(r, 5));
+		let status = '';
+		for (let i = 0; i < 1000 && status !== 'analyzing'; i++) {
+			status = (await slow.api.get(`/jobs/${id}`)).data.data.attributes.status;
+			if (status !== 'analyzing') await new Promise((r) => setTimeout(r, 5));
 		}
+		expect(status).toBe('analyzing');
+		const paused = await slow.api.patch(`/jobs/${id}`, { data: { id, type: 'jobs', attributes: { status: 'paused' } } });
+		expectError(paused, 409, 'invalid-status-transition');
 		const res = await slow.api.patch(`/jobs/${id}`, { data: { id, type: 'jobs', attributes: { status: 'canceled' } } });
 		expect(res.status).toBe(200);
 		expect(res.data.data.attributes.status).toBe('canceled');
