@@ -24,7 +24,7 @@ export function ensureChromium(log: (line: string) => void = () => undefined): s
 	const apt = (args: string[]) => spawnSync('apt-get', args, { stdio: 'inherit', env, timeout: 15 * 60 * 1000 });
 	const update = apt(['update']);
 	if (update.status !== 0) log(`apt-get update failed (exit ${update.status ?? update.signal}); trying the install anyway`);
-	const install = apt(['install', '-y', '--no-install-recommends', 'chromium']);
+	const install = apt(['install', '-y', 'chromium']);
 	if (install.status !== 0 || !fs.existsSync(CHROMIUM)) {
 		throw new Error(
 			`could not install chromium with apt-get (exit ${install.status ?? install.signal}${install.error ? `, ${install.error.message}` : ''}): ` +
