@@ -270,9 +270,9 @@ export class Page {
 	}
 
 	/**
-	 * Waits until the element exists, is visible and has stopped moving (the same centre on two polls half a
-	 * second apart: the canvas pans and zooms after loading and after a run); returns its centre in viewport
-	 * pixels.
+	 * Waits until the element exists, is visible, is the topmost element at its centre and has stopped moving
+	 * (the same centre on two polls half a second apart: the canvas pans and zooms after loading and after a
+	 * run); returns its centre in viewport pixels.
 	 */
 	async waitForElement(what: string, query: ElementQuery, timeoutMs: number): Promise<{ x: number; y: number }> {
 		const centre = `(() => {
@@ -283,6 +283,9 @@ export class Page {
 			const x = Math.round(r.left + r.width / 2);
 			const y = Math.round(r.top + r.height / 2);
 			if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return null;
+			// Not covered by something else (a toast, a sticky note, a dialog): a click there reaches it.
+			const hit = document.elementFromPoint(x, y);
+			if (!hit || !(hit === el || el.contains(hit))) return null;
 			return x + ',' + y;
 		})()`;
 		const deadline = Date.now() + timeoutMs;
