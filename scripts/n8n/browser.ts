@@ -17,21 +17,21 @@ export const CHROMIUM = '/usr/bin/chromium';
  * `apt-get update`; needs root and Debian's repositories, as on CI). Installs at most once: a second call
  * finds the binary.
  */
-export function ensureChromium(log: (line: string) => void = () => undefined): string {
-	if (fs.existsSync(CHROMIUM)) return CHROMIUM;
-	log(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
+export function ensureChromium(log: (line: string) => void = () => undefined, binary: string = CHROMIUM): string {
+	if (fs.existsSync(binary)) return binary;
+	log(`${binary} not found: apt-get update && apt-get install -y chromium`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const apt = (args: string[]) => spawnSync('apt-get', args, { stdio: 'inherit', env, timeout: 15 * 60 * 1000 });
 	const update = apt(['update']);
 	if (update.status !== 0) log(`apt-get update failed (exit ${update.status ?? update.signal}); trying the install anyway`);
 	const install = apt(['install', '-y', 'chromium']);
-	if (install.status !== 0 || !fs.existsSync(CHROMIUM)) {
+	if (install.status !== 0 || !fs.existsSync(binary)) {
 		throw new Error(
 			`could not install chromium with apt-get (exit ${install.status ?? install.signal}${install.error ? `, ${install.error.message}` : ''}): ` +
 				'run "apt-get update && apt-get install -y chromium" as root',
 		);
 	}
-	return CHROMIUM;
+	return binary;
 }
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; method: string };

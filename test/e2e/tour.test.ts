@@ -13,6 +13,7 @@
  * `cp tmp/tour/5-report-output.png docs/tour-report.png` refreshes the README's picture.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
 import { ensureChromium, launchChromium, type Browser } from '../../scripts/n8n/browser';
@@ -48,39 +49,39 @@ const owner = { email: 'owner@example.com', password: generatePassword(), firstN
 const example1 = readExample(EXAMPLE_FILES.dryRunThenRun);
 const workflowIds = new Map<string, string>();
 
-beforeAll(async () => {
-	const t0 = Date.now();
-	ensureChromium(say);
-	workDir = tempDir('ftm-tour-e2e-');
-	const userFolder = await prepareUserFolder(workDir);
-	// As npm start: the sandbox's default client, demo data and speed.
-	sandbox = await startSandbox({ port: 0, clientId: 'sandbox-client', clientSecret: 'sandbox-secret' });
-	n8n = await startN8n({ userFolder, logFile: path.join(workDir, 'n8n.log') });
-	const { client: rest } = await ensureOwner(n8n.url, owner);
-	api = new PublicApiClient(n8n.url, await createApiKey(rest, 'npm start'));
-	const credential = await ensureCredential(api, EXAMPLE_CREDENTIAL_NAME, {
-		baseUrl: sandbox.baseUrl,
-		clientId: sandbox.clientId,
-		clientSecret: sandbox.clientSecret,
-	});
-	for (const file of fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.json')).sort()) {
-		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
-		const { id } = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
-		workflowIds.set(workflow.name, id);
-	}
-	fs.rmSync(OUT_DIR, { recursive: true, force: true });
-	browser = await launchChromium({ profileDir: path.join(workDir, 'chromium') });
-	say(`stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: n8n ${n8n.url}, sandbox ${sandbox.baseUrl}`);
-}, 30 * MINUTE);
-
-afterAll(async () => {
-	await browser?.close().catch(() => undefined);
-	await n8n?.stop().catch(() => undefined);
-	await sandbox?.close().catch(() => undefined);
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-}, 2 * MINUTE);
-
 describe('README "First five minutes": log in, open example 1, execute it, read the cost and the report', () => {
+	beforeAll(async () => {
+		const t0 = Date.now();
+		ensureChromium(say);
+		workDir = tempDir('ftm-tour-e2e-');
+		const userFolder = await prepareUserFolder(workDir);
+		// As npm start: the sandbox's default client, demo data and speed.
+		sandbox = await startSandbox({ port: 0, clientId: 'sandbox-client', clientSecret: 'sandbox-secret' });
+		n8n = await startN8n({ userFolder, logFile: path.join(workDir, 'n8n.log') });
+		const { client: rest } = await ensureOwner(n8n.url, owner);
+		api = new PublicApiClient(n8n.url, await createApiKey(rest, 'npm start'));
+		const credential = await ensureCredential(api, EXAMPLE_CREDENTIAL_NAME, {
+			baseUrl: sandbox.baseUrl,
+			clientId: sandbox.clientId,
+			clientSecret: sandbox.clientSecret,
+		});
+		for (const file of fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.json')).sort()) {
+			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+			const { id } = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
+			workflowIds.set(workflow.name, id);
+		}
+		fs.rmSync(OUT_DIR, { recursive: true, force: true });
+		browser = await launchChromium({ profileDir: path.join(workDir, 'chromium') });
+		say(`stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: n8n ${n8n.url}, sandbox ${sandbox.baseUrl}`);
+	}, 30 * MINUTE);
+
+	afterAll(async () => {
+		await browser?.close().catch(() => undefined);
+		await n8n?.stop().catch(() => undefined);
+		await sandbox?.close().catch(() => undefined);
+		if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+	}, 2 * MINUTE);
+
 	test('the Report node shows the dry run\'s cost and the copied files, as the sandbox and its disk hold them', async () => {
 		expect(example1.nodes.map((node) => node.name)).toContain(REPORT_NODE);
 		const sourceDir = path.join(sandbox!.state.storageDir(FILES), 'reports');
@@ -142,4 +143,54 @@ describe('README "First five minutes": log in, open example 1, execute it, read 
 
 		for (const file of tour.screenshots) expect(fs.statSync(file).size).toBeGreaterThan(10000);
 	}, 15 * MINUTE);
+});
+
+describe('Chromium for the browser test', () => {
+	let fakeBin: string;
+	let savedPath: string | undefined;
+
+	beforeEach(() => {
+		// A stand-in apt-get that records its arguments and "installs" the binary named in FAKE_CHROMIUM.
+		fakeBin = fs.mkdtempSync(path.join(os.tmpdir(), 'ftm-fake-apt-'));
+		fs.writeFileSync(
+			path.join(fakeBin, 'apt-get'),
+			'#!/bin/sh\necho "$*" >> "$FAKE_APT_LOG"\nif [ "$1" = install ] && [ -n "$FAKE_CHROMIUM" ]; then touch "$FAKE_CHROMIUM"; fi\n',
+			{ mode: 0o755 },
+		);
+		savedPath = process.env.PATH;
+		process.env.PATH = `${fakeBin}${path.delimiter}${savedPath ?? ''}`;
+		process.env.FAKE_APT_LOG = path.join(fakeBin, 'calls.log');
+	});
+
+	afterEach(() => {
+		process.env.PATH = savedPath;
+		delete process.env.FAKE_APT_LOG;
+		delete process.env.FAKE_CHROMIUM;
+		fs.rmSync(fakeBin, { recursive: true, force: true });
+	});
+
+	const calls = () => (fs.existsSync(process.env.FAKE_APT_LOG!) ? fs.readFileSync(process.env.FAKE_APT_LOG!, 'utf8') : '');
+
+	test('missing: apt-get update, then apt-get install -y chromium, once', () => {
+		const binary = path.join(fakeBin, 'chromium');
+		process.env.FAKE_CHROMIUM = binary;
+		expect(ensureChromium(() => undefined, binary)).toBe(binary);
+		expect(calls()).toBe('update\ninstall -y chromium\n');
+		// Installed now: a second call does not run apt-get again.
+		expect(ensureChromium(() => undefined, binary)).toBe(binary);
+		expect(calls()).toBe('update\ninstall -y chromium\n');
+	});
+
+	test('present: no apt-get at all', () => {
+		const binary = path.join(fakeBin, 'chromium');
+		fs.writeFileSync(binary, '');
+		expect(ensureChromium(() => undefined, binary)).toBe(binary);
+		expect(calls()).toBe('');
+	});
+
+	test('an install that leaves no binary fails with the command to run by hand', () => {
+		expect(() => ensureChromium(() => undefined, path.join(fakeBin, 'chromium'))).toThrow(
+			/apt-get update && apt-get install -y chromium/,
+		);
+	});
 });
