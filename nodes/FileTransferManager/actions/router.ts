@@ -2,6 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { operationError } from '../helpers/errors';
+import {
+	DEFAULT_PARALLEL,
+	forgetItem,
+	holdItemSlot,
+	itemStopped,
+	parallelFromNode,
+	setParallel,
+	StoppedError,
+	stopAfter,
+} from '../transport';
 import * as account from './account/Account.resource';
 import * as api from './api/Api.resource';
 import * as group from './group/Group.resource';
@@ -63,7 +73,21 @@ function errorItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/** Runs the chosen operation once per input item; owns continueOnFail and paired items. */
+function failureOf(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	const failure =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: operationError(ctx.getNode(), error as Error, { itemIndex });
+	if (failure.context.itemIndex === undefined) failure.context.itemIndex = itemIndex;
+	return failure;
+}
+
+/**
+ * Runs the chosen operation once per input item, up to "Parallel Requests" items at once; owns
+ * continueOnFail and paired items. The output is as with one item at a time: results in item order, and
+ * without Continue On Fail the error of the first failing item, with no later item started after it
+ * (later items already at work finish what they sent, and send nothing more).
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as FileTransferManagerResource;
@@ -72,26 +96,63 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		0,
 	) as FileTransferManagerMap[FileTransferManagerResource];
 	const { execute } = operationOf(this, resource, operation);
-	const output: INodeExecutionData[] = [];
+	const parallel = parallelFromNode(this, DEFAULT_PARALLEL);
+	setParallel(this, parallel);
+	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
+	let firstFailure: { itemIndex: number; failure: NodeApiError | NodeOperationError } | undefined;
 
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	const runItem = async (itemIndex: number): Promise<void> => {
 		try {
-			const results = await execute.call(this, itemIndex);
-			for (const result of results) {
-				output.push({ ...result, pairedItem: { item: itemIndex } });
-			}
+			const output = await execute.call(this, itemIndex);
+			results[itemIndex] = output.map((result) => ({ ...result, pairedItem: { item: itemIndex } }));
 		} catch (error) {
-			const failure =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: operationError(this.getNode(), error as Error, { itemIndex });
-			if (failure.context.itemIndex === undefined) failure.context.itemIndex = itemIndex;
+			// An item stopped because an earlier one failed has no result: the node throws that failure.
+			if (error instanceof StoppedError || itemStopped(this, itemIndex)) return;
+			const failure = failureOf(this, error, itemIndex);
 			if (this.continueOnFail()) {
-				output.push(errorItem(this, failure, itemIndex));
-				continue;
+				results[itemIndex] = [errorItem(this, failure, itemIndex)];
+				return;
 			}
-			throw failure;
+			if (!firstFailure || itemIndex < firstFailure.itemIndex) firstFailure = { itemIndex, failure };
+			stopAfter(this, itemIndex);
+		} finally {
+			forgetItem(this, itemIndex);
 		}
+	};
+
+	await new Promise<void>((done) => {
+		let next = 0;
+		let atWork = 0;
+		let unsettled = 0;
+		const finished = () => unsettled === 0 && (next >= items.length || firstFailure !== undefined);
+		const launch = () => {
+			while (atWork < parallel && next < items.length && firstFailure === undefined) {
+				const itemIndex = next++;
+				atWork++;
+				unsettled++;
+				let placed = true;
+				const free = () => {
+					if (!placed) return;
+					placed = false;
+					atWork--;
+					launch();
+				};
+				holdItemSlot(this, itemIndex, free);
+				void runItem(itemIndex).then(() => {
+					unsettled--;
+					free();
+					if (finished()) done();
+				});
+			}
+			if (finished()) done();
+		};
+		launch();
+	});
+
+	if (firstFailure) throw firstFailure.failure;
+	const output: INodeExecutionData[] = [];
+	for (const itemResults of results) {
+		if (itemResults) for (const result of itemResults) output.push(result);
 	}
 	return [output];
 }

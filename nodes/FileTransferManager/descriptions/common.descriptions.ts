@@ -81,13 +81,13 @@ export const requestOptions: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
+			displayName: 'Max Response Size (MB)',
+			name: 'maxResponseSize',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 3600 },
-			default: 30,
+			typeOptions: { minValue: 0.001, maxValue: 1024, numberPrecision: 3 },
+			default: 16,
 			description:
-				'How long one attempt of a request may take as a whole (connecting, the headers and the whole body) before it counts as failed',
+				'Largest answer accepted, counted after decompression. A larger one is refused with an error instead of filling memory.',
 		},
 		{
 			displayName: 'Max Retries',
@@ -107,13 +107,22 @@ export const requestOptions: INodeProperties = {
 			description: 'Upper bound on any single wait, even when the service asks for a longer one',
 		},
 		{
-			displayName: 'Max Response Size (MB)',
-			name: 'maxResponseSize',
+			displayName: 'Parallel Requests',
+			name: 'parallelRequests',
 			type: 'number',
-			typeOptions: { minValue: 0.001, maxValue: 1024, numberPrecision: 3 },
-			default: 16,
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: 8,
 			description:
-				'Largest answer accepted, counted after decompression. A larger one is refused with an error instead of filling memory.',
+				'How many input items are worked on at once, and how many requests the node has in flight at most. Output order, paired items and errors are the same as one at a time; 1 sends one item after another.',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: 30,
+			description:
+				'How long one attempt of a request may take as a whole (connecting, the headers and the whole body) before it counts as failed',
 		},
 	],
 };

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { routes } from '../api/routes';
 import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
-import { DEFAULT_TRANSPORT, retryDelayMs, settingsFromNode } from '../transport';
+import { DEFAULT_TRANSPORT, freeItemSlot, retryDelayMs, settingsFromNode, StoppedError, stopSignalOf } from '../transport';
+import { pause as sleepUnless } from '../transport/retry';
 import { operationError } from './errors';
 import { requestResource } from './shape';
 import { invalidInput, requireBoolean } from './validate';
@@ -135,7 +136,11 @@ export async function waitForJob(
 	let failures = 0;
 	let checks = 0;
 	let lastFailure: Error | undefined;
+	// From here on this item only waits: the next item may start its job meanwhile.
+	freeItemSlot(ctx, itemIndex);
+	const stopped = stopSignalOf(ctx, itemIndex);
 	for (;;) {
+		if (stopped.aborted) throw new StoppedError();
 		if (WAIT_END_STATUSES.includes(current.attributes.status)) break;
 		const now = Date.now();
 		if (now >= deadline) {
@@ -162,7 +167,8 @@ export async function waitForJob(
 		const interval = Math.min(settings.pollInterval * 1000, checks === 0 ? 0 : FIRST_LOOK_MS * 2 ** (checks - 1));
 		const pause = failures > 0 ? Math.max(interval, retryDelayMs(failures - 1, transport)) : interval;
 		checks += 1;
-		if (pause > 0) await sleep(Math.min(pause, deadline - now));
+		if (pause > 0) await sleepUnless(Math.min(pause, deadline - now), signal ? AbortSignal.any([signal, stopped]) : stopped);
+		if (stopped.aborted) throw new StoppedError();
 		const left = deadline - Date.now();
 		try {
 			current = await requestResource<Job>(ctx, route, 'jobs', {

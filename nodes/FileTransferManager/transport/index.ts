@@ -3,6 +3,7 @@
  * - request.ts: one request, its bounds, redirects and repeats;
  * - settings.ts: the Request Options and their defaults;
  * - retry.ts: when and how long to wait before a repeat;
+ * - limiter.ts: how many requests are in flight at once, and the pause a Retry-After sets for all;
  * - body.ts: reading an answer within its size and time limits;
  * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
  * - errors.ts: the errors the user sees;
@@ -13,7 +14,8 @@
  */
 export { CREDENTIAL_TYPE } from './constants';
 export type { ApiContext, TransportSettings } from './settings';
-export { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
+export { DEFAULT_TRANSPORT, MAX_PARALLEL, parallelFromNode, settingsFromNode } from './settings';
+export { DEFAULT_PARALLEL, forgetItem, freeItemSlot, holdItemSlot, itemStopped, StoppedError, setParallel, stopAfter, stopSignalOf } from './limiter';
 export { BACKOFF_BASE_MS, retryAfterSeconds, retryDelayMs } from './retry';
 export { AmbiguousRequestError } from './errors';
 export { redact } from './secrets';

@@ -14,6 +14,7 @@ import type { ErrorOptions } from './errors';
 import { ambiguousError, apiErrorOf, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
 import type { FailureFacts } from './failure';
 import { failureFacts, header, parseJson, TLS_CODES, verdictOf } from './failure';
+import { acquire, noteAccepted, notePause, release } from './limiter';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
 import { forgetTokenRequest } from './token';
@@ -215,7 +216,17 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 	let redirects = 0;
 	const cancel = cancelSignalOf(ctx);
 	for (let attempt = 0; ; attempt++) {
-		const outcome = await attemptOnce(ctx, { ...options, url }, settings);
+		// Every attempt waits for a slot and for a pause another request's Retry-After set.
+		const limiter = await acquire(ctx, cancel, params.itemIndex);
+		let outcome: Attempt;
+		try {
+			outcome = await attemptOnce(ctx, { ...options, url }, settings);
+		} finally {
+			release(limiter);
+		}
+		if (outcome.ok || (outcome.facts.status !== undefined && outcome.facts.status !== 429 && outcome.facts.status !== 503)) {
+			noteAccepted(limiter);
+		}
 		let facts: FailureFacts;
 		if (outcome.ok) {
 			if (route.method === 'DELETE' && outcome.text.trim() === '') return undefined as T;
@@ -276,9 +287,11 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		}
 		const verdict = verdictOf(facts);
 		const canRepeat = verdict === 'not-carried-out' || (verdict === 'ambiguous' && idempotent);
+		const retryAfterHeader = facts.token ? facts.token.retryAfter : header(facts.headers, 'retry-after');
+		const after = verdict === 'not-carried-out' ? retryAfterSeconds(retryAfterHeader) : undefined;
+		// The service asked for a pause: every request of this node keeps it, not only this one.
+		if (after !== undefined) notePause(limiter, retryDelayMs(attempt, settings, after));
 		if (canRepeat && attempt < settings.maxRetries && !cancel?.aborted) {
-			const retryAfterHeader = facts.token ? facts.token.retryAfter : header(facts.headers, 'retry-after');
-			const after = verdict === 'not-carried-out' ? retryAfterSeconds(retryAfterHeader) : undefined;
 			await pause(retryDelayMs(attempt, settings, after), cancel);
 			if (verdict === 'ambiguous') ambiguousEarlier = true;
 			continue;

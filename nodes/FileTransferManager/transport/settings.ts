@@ -84,3 +84,30 @@ export function settingsFromNode(ctx: ApiContext, itemIndex?: number): Partial<T
 	}
 	return settings;
 }
+
+/** Bounds of "Request Options → Parallel Requests". */
+export const MAX_PARALLEL = 100;
+
+/**
+ * "Request Options → Parallel Requests" of an action node (read once, at item 0: one node run has one
+ * limiter); `fallback` when the node has no such option or it is left out.
+ */
+export function parallelFromNode(ctx: IExecuteFunctions, fallback: number): number {
+	let raw: IDataObject;
+	try {
+		raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
+	} catch {
+		return fallback;
+	}
+	const value = raw && typeof raw === 'object' ? raw.parallelRequests : undefined;
+	if (value === undefined || value === null || value === '') return fallback;
+	const number = typeof value === 'string' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > MAX_PARALLEL) {
+		throw invalidSetting(
+			ctx,
+			'Parallel Requests',
+			`must be a whole number from 1 to ${MAX_PARALLEL}, got ${JSON.stringify(value)}`,
+		);
+	}
+	return number;
+}

@@ -1,0 +1,238 @@
+/**
+ * One limiter per node context (one execution of the node, one poll): how many requests are in flight
+ * at once, and a shared "paused until" that a 429 or 503 with Retry-After sets for every request of the
+ * node, not just the one that got it. The retry budget stays per request (request.ts); waiting here is
+ * not an attempt.
+ */
+import type { ApiContext } from './settings';
+import { pause } from './retry';
+
+/** Parallel Requests when the node has no such option (the trigger, list searches). */
+export const DEFAULT_PARALLEL = 8;
+
+export class StoppedError extends Error {
+	constructor() {
+		super('The node stopped before this request was sent');
+		this.name = 'StoppedError';
+	}
+}
+
+export interface Limiter {
+	/** Requests in flight at most. */
+	limit: number;
+	active: number;
+	/** Requests waiting for a slot, first come first served. */
+	queue: Array<{ itemIndex?: number; resume: () => void }>;
+	/** Local time before which no request is sent (Retry-After of a 429 or 503). */
+	pausedUntil: number;
+	/**
+	 * What the service accepted in one Retry-After window, learnt after two windows in a row ended in a
+	 * 429/503 with Retry-After: at most `budget` sends per `windowMs` from then on.
+	 */
+	budget?: number;
+	windowMs: number;
+	windowStart: number;
+	windowSent: number;
+	/** Sends that succeeded since the latest pause ended, and in the window before it. */
+	acceptedSincePause: number;
+	acceptedBefore?: number;
+	/**
+	 * Items after this one are stopped: an item failed and the node does not continue on fail, so (as one
+	 * at a time) no later item may send anything more. Items before it go on.
+	 */
+	stopAfter: number;
+	/** Signals of items that wait (Wait for Completion), aborted when they are stopped. */
+	itemStops: Map<number, AbortController>;
+	/** How an item that waits gives its place among the items at work to the next one (the router's). */
+	itemSlots: Map<number, () => void>;
+}
+
+const limiters = new WeakMap<ApiContext, Limiter>();
+
+export function limiterOf(ctx: ApiContext): Limiter {
+	let limiter = limiters.get(ctx);
+	if (!limiter) {
+		limiter = {
+			limit: DEFAULT_PARALLEL,
+			active: 0,
+			queue: [],
+			pausedUntil: 0,
+			windowMs: 0,
+			windowStart: 0,
+			windowSent: 0,
+			acceptedSincePause: 0,
+			stopAfter: Infinity,
+			itemStops: new Map(),
+			itemSlots: new Map(),
+		};
+		limiters.set(ctx, limiter);
+	}
+	return limiter;
+}
+
+/** Sets how many requests of this context may be in flight at once (the router does, from Parallel Requests). */
+export function setParallel(ctx: ApiContext, limit: number): void {
+	const limiter = limiterOf(ctx);
+	limiter.limit = Math.max(1, Math.floor(limit));
+	wake(limiter);
+}
+
+function isStopped(limiter: Limiter, itemIndex: number | undefined): boolean {
+	return itemIndex !== undefined && itemIndex > limiter.stopAfter;
+}
+
+/** Whether the item was stopped because an earlier item failed. */
+export function itemStopped(ctx: ApiContext, itemIndex: number): boolean {
+	return isStopped(limiterOf(ctx), itemIndex);
+}
+
+/** The signal an item's waits end on when the item is stopped because an earlier item failed. */
+export function stopSignalOf(ctx: ApiContext, itemIndex: number): AbortSignal {
+	const limiter = limiterOf(ctx);
+	let controller = limiter.itemStops.get(itemIndex);
+	if (!controller) {
+		controller = new AbortController();
+		if (isStopped(limiter, itemIndex)) controller.abort(new StoppedError());
+		limiter.itemStops.set(itemIndex, controller);
+	}
+	return controller.signal;
+}
+
+/** Forgets an item's stop signal and place once the item is done. */
+export function forgetItem(ctx: ApiContext, itemIndex: number): void {
+	const limiter = limiters.get(ctx);
+	limiter?.itemStops.delete(itemIndex);
+	limiter?.itemSlots.delete(itemIndex);
+}
+
+/** The router: `free` gives the item's place among the items at work to the next item. */
+export function holdItemSlot(ctx: ApiContext, itemIndex: number, free: () => void): void {
+	limiterOf(ctx).itemSlots.set(itemIndex, free);
+}
+
+/**
+ * An item that only waits now (Wait for Completion) gives its place to the next item, so that every
+ * item's job is started before the waits, and the waits overlap. Its status requests still go through
+ * the request limit.
+ */
+export function freeItemSlot(ctx: ApiContext, itemIndex: number): void {
+	const limiter = limiters.get(ctx);
+	const free = limiter?.itemSlots.get(itemIndex);
+	if (!free) return;
+	limiter?.itemSlots.delete(itemIndex);
+	free();
+}
+
+/**
+ * Stops every item after `itemIndex`: what they have not sent yet is never sent (queued requests fail
+ * with StoppedError, waits end). Requests already sent are answered as usual.
+ */
+export function stopAfter(ctx: ApiContext, itemIndex: number): void {
+	const limiter = limiterOf(ctx);
+	if (itemIndex >= limiter.stopAfter) return;
+	limiter.stopAfter = itemIndex;
+	for (const [index, controller] of limiter.itemStops) {
+		if (index > itemIndex) controller.abort(new StoppedError());
+	}
+	const keep: Limiter['queue'] = [];
+	for (const waiter of limiter.queue) {
+		if (isStopped(limiter, waiter.itemIndex)) waiter.resume();
+		else keep.push(waiter);
+	}
+	limiter.queue = keep;
+}
+
+function wake(limiter: Limiter): void {
+	while (limiter.active < limiter.limit && limiter.queue.length > 0) {
+		limiter.active++;
+		limiter.queue.shift()?.resume();
+	}
+}
+
+/** Releases a slot taken by `acquire`. */
+export function release(limiter: Limiter): void {
+	limiter.active = Math.max(0, limiter.active - 1);
+	wake(limiter);
+}
+
+/**
+ * Waits for a slot, then for the shared pause (and the learnt window budget) to allow a send. Rejects
+ * with StoppedError when the node stopped, or with the cancel reason when the execution was stopped.
+ * On success the caller holds a slot and must `release` it.
+ */
+export async function acquire(ctx: ApiContext, cancel?: AbortSignal, itemIndex?: number): Promise<Limiter> {
+	const limiter = limiterOf(ctx);
+	// A stopped execution is not refused here: the attempt itself fails as canceled, as before.
+	const stopped = () => isStopped(limiter, itemIndex);
+	if (stopped()) throw new StoppedError();
+	if (limiter.active < limiter.limit && limiter.queue.length === 0) {
+		limiter.active++;
+	} else {
+		await new Promise<void>((resume) => limiter.queue.push({ itemIndex, resume }));
+		// Woken without a slot when stopped.
+		if (stopped()) throw new StoppedError();
+	}
+	const stopSignal = itemIndex === undefined ? undefined : stopSignalOf(ctx, itemIndex);
+	let granted = false;
+	try {
+		for (;;) {
+			if (stopped()) throw new StoppedError();
+			if (cancel?.aborted) break;
+			const now = Date.now();
+			if (now < limiter.pausedUntil) {
+				await pause(limiter.pausedUntil - now, anyOf(stopSignal, cancel));
+				continue;
+			}
+			if (limiter.budget !== undefined && limiter.windowMs > 0) {
+				if (now - limiter.windowStart >= limiter.windowMs) {
+					limiter.windowStart = now;
+					limiter.windowSent = 0;
+				}
+				if (limiter.windowSent >= limiter.budget) {
+					await pause(limiter.windowStart + limiter.windowMs - now, anyOf(stopSignal, cancel));
+					continue;
+				}
+				limiter.windowSent++;
+			}
+			break;
+		}
+		granted = true;
+	} finally {
+		if (!granted) release(limiter);
+	}
+	return limiter;
+}
+
+function anyOf(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+	return a && b ? AbortSignal.any([a, b]) : (a ?? b);
+}
+
+/** An attempt got an answer the service carried out or refused for its content: it was accepted. */
+export function noteAccepted(limiter: Limiter): void {
+	limiter.acceptedSincePause++;
+}
+
+/**
+ * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now. After two
+ * such windows in a row, what the service accepted in them becomes the budget per window.
+ */
+export function notePause(limiter: Limiter, waitMs: number): void {
+	if (waitMs <= 0) return;
+	const now = Date.now();
+	const until = now + waitMs;
+	if (until <= limiter.pausedUntil) return;
+	// A 429 that arrives while a pause is set was sent before it: the same window.
+	const newWindow = limiter.pausedUntil < now;
+	limiter.pausedUntil = until;
+	if (!newWindow) return;
+	const accepted = limiter.acceptedSincePause;
+	if (accepted > 0 && limiter.acceptedBefore !== undefined && limiter.acceptedBefore > 0) {
+		const learnt = Math.min(accepted, limiter.acceptedBefore);
+		limiter.budget = limiter.budget === undefined ? learnt : Math.min(limiter.budget, learnt);
+		limiter.windowMs = Math.max(limiter.windowMs, waitMs);
+		limiter.windowStart = until;
+		limiter.windowSent = 0;
+	}
+	limiter.acceptedBefore = accepted;
+	limiter.acceptedSincePause = 0;
+}
