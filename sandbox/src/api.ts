@@ -65,6 +65,12 @@ export interface FaultRule {
 	after?: number;
 	/** For rate-limit and unavailable. */
 	retryAfterSeconds?: number;
+	/**
+	 * For rate-limit: a rate limit of this many requests per second. Matching requests within it pass;
+	 * those beyond it in the same one-second window (from the window's first request) get the fault.
+	 * `times` and `after` do not apply.
+	 */
+	perSecond?: number;
 	/** For slow. */
 	delayMs?: number;
 }

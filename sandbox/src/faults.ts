@@ -25,6 +25,9 @@ interface ActiveRule {
 	rule: FaultRule;
 	seen: number;
 	fired: number;
+	/** For a rule with perSecond: the current window's start and the requests in it. */
+	windowStart: number;
+	inWindow: number;
 }
 
 const TOKEN_PATH = '/oauth/token';
@@ -37,7 +40,7 @@ export class FaultInjector implements SandboxFaults {
 
 	add(rule: FaultRule): void {
 		if (!FAULT_KINDS.includes(rule.kind)) throw new Error(`Unknown fault kind "${String(rule.kind)}".`);
-		this.rules.push({ rule: { ...rule }, seen: 0, fired: 0 });
+		this.rules.push({ rule: { ...rule }, seen: 0, fired: 0, windowStart: 0, inWindow: 0 });
 	}
 
 	chaos(options: ChaosOptions): void {
@@ -59,6 +62,17 @@ export class FaultInjector implements SandboxFaults {
 				if (path === TOKEN_PATH) continue;
 			} else if (rule.path !== route && rule.path !== path) {
 				continue;
+			}
+			if (rule.perSecond !== undefined) {
+				const now = Date.now();
+				if (now - active.windowStart >= 1000) {
+					active.windowStart = now;
+					active.inWindow = 0;
+				}
+				active.inWindow++;
+				if (active.inWindow <= rule.perSecond) continue;
+				active.fired++;
+				return { kind: rule.kind, retryAfterSeconds: rule.retryAfterSeconds, delayMs: rule.delayMs };
 			}
 			const times = rule.times === undefined ? 1 : rule.times === null || rule.times < 0 ? Infinity : rule.times;
 			if (active.fired >= times) continue;
