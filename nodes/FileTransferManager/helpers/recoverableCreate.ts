@@ -46,6 +46,36 @@ interface Snapshot {
 	ids: Set<string>;
 }
 
+/**
+ * The creates of one execution, whose items run at once: a look for the record an unclear create may
+ * have made waits until the others' answers are in, and leaves out the records they were answered with.
+ */
+interface Creates {
+	inFlight: number;
+	settled: Array<() => void>;
+	claimed: Set<string>;
+}
+
+const executions = new WeakMap<IExecuteFunctions, Creates>();
+
+function createsOf(ctx: IExecuteFunctions): Creates {
+	let creates = executions.get(ctx);
+	if (!creates) {
+		creates = { inFlight: 0, settled: [], claimed: new Set() };
+		executions.set(ctx, creates);
+	}
+	return creates;
+}
+
+function createSettled(creates: Creates): void {
+	creates.inFlight -= 1;
+	if (creates.inFlight === 0) for (const resume of creates.settled.splice(0)) resume();
+}
+
+async function othersSettled(creates: Creates): Promise<void> {
+	if (creates.inFlight > 0) await new Promise<void>((resume) => creates.settled.push(resume));
+}
+
 async function listCandidates<T extends Created>(
 	ctx: IExecuteFunctions,
 	spec: RecoverableCreate<T>,
@@ -73,9 +103,12 @@ async function recover<T extends Created>(
 	itemIndex: number,
 ): Promise<T> {
 	const { noun, lookHint } = spec;
+	const creates = createsOf(ctx);
+	await othersSettled(creates);
 	const window = settingsFromNode(ctx, itemIndex).timeout ?? DEFAULT_TRANSPORT.timeout;
 	const isNew = (record: T) =>
-		!before.ids.has(record.id) && (before.newest === undefined || record.attributes.createdAt >= before.newest);
+		!before.ids.has(record.id) &&
+		!creates.claimed.has(record.id) && (before.newest === undefined || record.attributes.createdAt >= before.newest);
 	let candidates: T[] = [];
 	for (let waited = 0, pause = SETTLE_MS; waited < window; waited += pause, pause *= 2) {
 		await sleep(Math.min(pause, window - waited));
@@ -95,7 +128,10 @@ async function recover<T extends Created>(
 		candidates = records.filter(isNew).filter(spec.matches);
 		if (candidates.length > 0) break;
 	}
-	if (candidates.length === 1) return candidates[0];
+	if (candidates.length === 1) {
+		creates.claimed.add(candidates[0].id);
+		return candidates[0];
+	}
 	const causeText = cause.description ? `${cause.message}: ${cause.description}` : cause.message;
 	if (candidates.length === 0) {
 		throw operationError(
@@ -132,9 +168,15 @@ export async function createRecoverable<T extends Created>(
 	const known = await listCandidates(ctx, spec, SNAPSHOT_SIZE, itemIndex);
 	const before: Snapshot = { newest: known[0]?.attributes.createdAt, ids: new Set(known.map((r) => r.id)) };
 	let document: unknown;
+	const creates = createsOf(ctx);
+	creates.inFlight += 1;
 	try {
 		document = await apiRequest<unknown>(ctx, spec.createRoute, { body: spec.body, itemIndex });
+		const id = (document as { data?: { id?: unknown } } | null)?.data?.id;
+		if (typeof id === 'string') creates.claimed.add(id);
+		createSettled(creates);
 	} catch (error) {
+		createSettled(creates);
 		if (error instanceof AmbiguousRequestError) {
 			return { record: await recover(ctx, spec, before, error, itemIndex), recovered: true };
 		}

@@ -26,13 +26,17 @@ export interface Limiter {
 	/** Local time before which no request is sent (Retry-After of a 429 or 503). */
 	pausedUntil: number;
 	/**
-	 * What the service accepted in one Retry-After window, learnt after two windows in a row ended in a
-	 * 429/503 with Retry-After: at most `budget` sends per `windowMs` from then on.
+	 * What the service accepts in one Retry-After window, learnt from a window that ended in a 429/503
+	 * with Retry-After (see notePause): at most `budget` sends per `windowMs` from then on. A window that
+	 * used its whole budget without such an answer raises it by one.
 	 */
 	budget?: number;
 	windowMs: number;
+	/** When the current window's first send went out; 0 before it. */
 	windowStart: number;
 	windowSent: number;
+	/** A 429/503 with Retry-After arrived in the current window. */
+	windowRefused: boolean;
 	/** Sends that succeeded since the latest pause ended, and in the window before it. */
 	acceptedSincePause: number;
 	acceptedBefore?: number;
@@ -60,6 +64,7 @@ export function limiterOf(ctx: ApiContext): Limiter {
 			windowMs: 0,
 			windowStart: 0,
 			windowSent: 0,
+			windowRefused: false,
 			acceptedSincePause: 0,
 			stopAfter: Infinity,
 			itemStops: new Map(),
@@ -185,8 +190,12 @@ export async function acquire(ctx: ApiContext, cancel?: AbortSignal, itemIndex?:
 			}
 			if (limiter.budget !== undefined && limiter.windowMs > 0) {
 				if (now - limiter.windowStart >= limiter.windowMs) {
+					if (limiter.windowStart > 0 && !limiter.windowRefused && limiter.windowSent >= limiter.budget) {
+						limiter.budget++;
+					}
 					limiter.windowStart = now;
 					limiter.windowSent = 0;
+					limiter.windowRefused = false;
 				}
 				if (limiter.windowSent >= limiter.budget) {
 					await pause(limiter.windowStart + limiter.windowMs - now, anyOf(stopSignal, cancel));
@@ -212,9 +221,17 @@ export function noteAccepted(limiter: Limiter): void {
 	limiter.acceptedSincePause++;
 }
 
+/** Margin on a learnt window: the service's window starts when our first request arrives, a little later. */
+const WINDOW_MARGIN = 1.1;
+
 /**
- * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now. After two
- * such windows in a row, what the service accepted in them becomes the budget per window.
+ * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now. With more
+ * than one request at once, each window of a rate limit would otherwise end in as many 429s as requests
+ * in flight; one at a time ends each in one 429, as it always did, and learns nothing. What the
+ * service accepted since the last such pause becomes the budget per window of `waitMs` when it looks
+ * like a rate limit rather than a passing refusal: at least as many as the requests in flight at once
+ * (and at least DEFAULT_PARALLEL),
+ * or a second such window in a row.
  */
 export function notePause(limiter: Limiter, waitMs: number): void {
 	if (waitMs <= 0) return;
@@ -226,11 +243,15 @@ export function notePause(limiter: Limiter, waitMs: number): void {
 	limiter.pausedUntil = until;
 	if (!newWindow) return;
 	const accepted = limiter.acceptedSincePause;
-	if (accepted > 0 && limiter.acceptedBefore !== undefined && limiter.acceptedBefore > 0) {
-		const learnt = Math.min(accepted, limiter.acceptedBefore);
-		limiter.budget = limiter.budget === undefined ? learnt : Math.min(limiter.budget, learnt);
-		limiter.windowMs = Math.max(limiter.windowMs, waitMs);
-		limiter.windowStart = until;
+	limiter.windowRefused = true;
+	const repeated = limiter.acceptedBefore !== undefined && limiter.acceptedBefore > 0;
+	if (limiter.budget !== undefined) {
+		// The budget that was raised last is one too many.
+		limiter.budget = Math.max(1, Math.min(limiter.budget - 1, accepted));
+	} else if (limiter.limit > 1 && accepted > 0 && (accepted >= Math.max(limiter.limit, DEFAULT_PARALLEL) || repeated)) {
+		limiter.budget = accepted;
+		limiter.windowMs = Math.max(limiter.windowMs, waitMs * WINDOW_MARGIN);
+		limiter.windowStart = 0;
 		limiter.windowSent = 0;
 	}
 	limiter.acceptedBefore = accepted;
