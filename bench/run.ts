@@ -18,6 +18,10 @@ import type { IVersionedNodeType } from 'n8n-workflow';
 
 import { ensureN8nInstalled, readValidMarker } from '../scripts/n8n/install';
 import { N8N_VERSION } from '../scripts/n8n/paths';
+import axios from 'axios';
+
+import { DEMO_IDS, startSandbox } from '../sandbox/src';
+import { DEFAULT_PARALLEL } from '../nodes/FileTransferManager/transport';
 import { credentialsFor, runNode, triggerHandle } from '../test/harness/engine';
 import { assertNodeBin, machine, NODE_BIN, projectRoot } from './lib/env';
 import { CountingCredentialsHelper, httpRequestNodePath, loadHttpRequestNode } from './lib/n8n';
@@ -33,6 +37,7 @@ const { values: flags } = parseArgs({
 		'no-memory': { type: 'boolean', default: false },
 		'no-profile': { type: 'boolean', default: false },
 		'no-readme': { type: 'boolean', default: false },
+		'no-wait': { type: 'boolean', default: false },
 	},
 });
 const ROUNDS = Math.max(1, Number(flags.rounds) || 7);
@@ -191,7 +196,7 @@ async function returnAll(
 
 async function jobGet(
 	sandbox: SandboxProcess,
-	clients: { plain: PlainClient; noKeepAlive: PlainClient },
+	clients: { plain: PlainClient; noKeepAlive: PlainClient; parallel: PlainClient },
 	ours: CountingCredentialsHelper,
 	ids: string[],
 	httpRequest: IVersionedNodeType | undefined,
@@ -203,10 +208,17 @@ async function jobGet(
 		for (const id of ids) if ((await client.getJob(id)).id === id) count++;
 		return count;
 	};
+	const oursRun = (parallel?: number) => async () =>
+		(await oursJobGet(ours, ids, parallel)).filter((item, i) => item.json.id === ids[i]).length;
 	const variants: Variant[] = [
 		{ name: 'plain', run: plainRun(clients.plain) },
-		{ name: 'ours', run: async () => (await oursJobGet(ours, ids)).filter((item, i) => item.json.id === ids[i]).length },
+		{ name: 'ours', run: oursRun() },
 		{ name: 'noKeepAlive', run: plainRun(clients.noKeepAlive) },
+		{ name: 'ours1', run: oursRun(1) },
+		{
+			name: 'plainParallel',
+			run: async () => (await clients.parallel.getJobs(ids)).filter((job, i) => job.id === ids[i]).length,
+		},
 	];
 	if (httpRequest) {
 		variants.push({
@@ -220,14 +232,114 @@ async function jobGet(
 	const result = await compare(sandbox, variants, ids.length);
 	measured.jobGet = result;
 	const label = `Job Get, ${ids.length.toLocaleString('en')} input items`;
-	add(`${label}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.plain, ms, 'plain client (keep-alive)');
-	add(`${label}: requests`, result.requests.ours.get, result.requests.plain.get, String, 'plain client (keep-alive)');
-	add(`${label}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.noKeepAlive, ms, NO_KEEP_ALIVE);
+	const atDefault = `${label}, Parallel Requests ${DEFAULT_PARALLEL} (default)`;
+	const atOne = `${label}, Parallel Requests 1`;
+	add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.plainParallel, ms, `plain client (keep-alive), ${DEFAULT_PARALLEL} at once`);
+	add(`${atOne}: wall time (median of ${ROUNDS})`, result.median.ours1, result.median.plain, ms, 'plain client (keep-alive), one at a time');
+	add(`${atDefault}: requests`, result.requests.ours.get, result.requests.plain.get, String, 'plain client (keep-alive)');
+	add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.noKeepAlive, ms, `${NO_KEEP_ALIVE}, one at a time`);
 	if (httpRequest) {
-		add(`${label}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
+		add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
+		add(`${atOne}: wall time (median of ${ROUNDS})`, result.median.ours1, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
 		notes.push(
-			"Job Get with n8n's HTTP Request node: it starts every item's request at once (no batching set), so its 1,000 requests run concurrently; our node and the plain clients send them one after another.",
+			`Job Get with n8n's HTTP Request node: it starts every item's request at once (no batching set), so its 1,000 requests run concurrently; our node runs ${DEFAULT_PARALLEL} items at once by default (Request Options → Parallel Requests), the plain client one at a time or ${DEFAULT_PARALLEL} at once (${DEFAULT_PARALLEL} keep-alive sockets).`,
 		);
+	}
+}
+
+// ---------------------------------------------------------------- Rate-limited sandbox
+
+const RATE_LIMIT = 100;
+
+/** 1,000 Job Gets against a sandbox that answers 429 (Retry-After 1) beyond RATE_LIMIT requests a second. */
+async function rateLimited(sandbox: SandboxProcess, ours: CountingCredentialsHelper, ids: string[]): Promise<void> {
+	log(`Job Get for ${ids.length} items against a rate limit of ${RATE_LIMIT} requests a second, at Parallel Requests 1 and ${DEFAULT_PARALLEL}`);
+	const admin = axios.create({ baseURL: `${sandbox.baseUrl}/__sandbox` });
+	const run = async (parallel: number) => {
+		await admin.delete('/faults');
+		await sandbox.clearRequests();
+		await admin.post('/faults', { kind: 'rate-limit', method: 'GET', path: '/jobs/{id}', perSecond: RATE_LIMIT, retryAfterSeconds: 1 });
+		// A fresh window: the limit counts from the first request.
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		const { ms: took, value } = await timed(() => oursJobGet(ours, ids, parallel));
+		check(value.length === ids.length, `rate-limited Job Get returned ${value.length} items`);
+		const log = await sandbox.requests();
+		const gets = log.filter((r) => r.route === '/jobs/{id}');
+		const refused = gets.filter((r) => r.status === 429 || r.fault === 'rate-limit').length;
+		return { ms: took, sent: gets.length, refused };
+	};
+	const one = await run(1);
+	const many = await run(DEFAULT_PARALLEL);
+	await admin.delete('/faults');
+	const label = `Job Get, ${ids.length.toLocaleString('en')} items, sandbox limited to ${RATE_LIMIT} requests/s (429, Retry-After 1)`;
+	add(`${label}: 429s received`, many.refused, one.refused, String, 'our node at Parallel Requests 1');
+	add(`${label}: requests sent`, many.sent, one.sent, String, 'our node at Parallel Requests 1');
+	add(`${label}: wall time (one run)`, many.ms, one.ms, ms, 'our node at Parallel Requests 1');
+	notes.push(
+		`Rate-limited Job Get: at Parallel Requests ${DEFAULT_PARALLEL} ${many.sent} requests, ${many.refused} answered 429, ${ms(many.ms)}; at 1: ${one.sent} requests, ${one.refused} answered 429, ${ms(one.ms)}. Every item succeeded in both (none gave up); at least ${Math.ceil(ids.length / RATE_LIMIT) - 1} s are the limit's own.`,
+	);
+}
+
+// ---------------------------------------------------------------- Create + Wait for Completion
+
+/** N items × Job Create (dry runs of 1 to 30 files) + Wait for Completion, in a sandbox at real speed. */
+async function createAndWait(counts: number[]): Promise<void> {
+	const POLL = 1;
+	const sandbox = await startSandbox({ speed: 1 });
+	try {
+		const credentials = credentialsFor(sandbox);
+		const files = DEMO_IDS.storageIds.files;
+		for (const count of counts) {
+			log(`${count} items × Create + Wait for Completion (Poll Interval ${POLL} s)`);
+			const stamp = `${Date.now()}-${count}`;
+			const folders = Array.from({ length: count }, (_, i) => {
+				const folder = `/bench-wait-${stamp}-${i}`;
+				const size = 1 + ((i * 7) % 30);
+				for (let f = 0; f < size; f++) sandbox.control.writeFile(files, `${folder}/f${f}.txt`, 'x');
+				return folder;
+			});
+			const { ms: took, value } = await timed(() =>
+				runNode({
+					credentials,
+					parameters: {
+						resource: 'job',
+						operation: 'create',
+						transferType: 'copy',
+						sourceStorageId: { __rl: true, mode: 'id', value: files },
+						sourcePath: '={{ $json.folder }}',
+						targetStorageId: { __rl: true, mode: 'id', value: DEMO_IDS.storageIds.archive },
+						targetPath: `/bench-wait-target-${stamp}`,
+						conflictHandling: 'skip',
+						dryRun: true,
+						waitForCompletion: true,
+						pollInterval: POLL,
+					},
+					items: folders.map((folder) => ({ json: { folder } })),
+				}),
+			);
+			check(!value.error, `Create + Wait failed: ${value.error?.message}`);
+			check(value.items.every((item) => item.json.status === 'finished'), 'a job did not finish');
+			const spans = value.items.map((item) => {
+				const stats = item.json.stats as { startedAt: string; finishedAt: string };
+				return Date.parse(stats.finishedAt) - Date.parse(stats.startedAt);
+			});
+			const slowest = Math.max(...spans);
+			const sum = spans.reduce((a, b) => a + b, 0);
+			const checks = sandbox.requests.count({ method: 'GET', route: '/jobs/{id}' });
+			add(
+				`${count} items × Job Create + Wait for Completion (Poll Interval ${POLL} s): wall time (one run)`,
+				took,
+				slowest + POLL * 1000,
+				ms,
+				`slowest job (${ms(slowest)}) + one Poll Interval`,
+			);
+			notes.push(
+				`${count} × Create + Wait: the jobs took ${ms(slowest)} at most and ${ms(sum)} together (what waiting one after another would take at least); ${checks} status requests in all, ${(checks / count).toFixed(1)} per job.`,
+			);
+			sandbox.requests.clear();
+		}
+	} finally {
+		await sandbox.close();
 	}
 }
 
@@ -521,6 +633,7 @@ async function main(): Promise<void> {
 	const clients = {
 		plain: new PlainClient(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret),
 		noKeepAlive: new PlainClient(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret, false),
+		parallel: new PlainClient(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret, true, DEFAULT_PARALLEL),
 	};
 	let profileLines: string[] = [];
 	try {
@@ -532,6 +645,7 @@ async function main(): Promise<void> {
 
 		await returnAll(sandbox, clients, ours, httpRequest, header, TOTAL);
 		await jobGet(sandbox, clients, ours, ids.slice(0, 1000), httpRequest, header);
+		await rateLimited(sandbox, ours, ids.slice(0, 1000));
 		if (!flags['no-memory']) await memory(sandbox, TOTAL, httpRequest !== undefined);
 		if (!flags['no-profile']) profileLines = await whereTimeGoes(clients.plain, ours, ids.slice(0, 1000), TOTAL);
 		// Revokes every token issued so far: runs after everything that reuses one.
@@ -545,8 +659,10 @@ async function main(): Promise<void> {
 	} finally {
 		clients.plain.close();
 		clients.noKeepAlive.close();
+		clients.parallel.close();
 		await sandbox.close();
 	}
+	if (!flags['no-wait']) await createAndWait([10, 100]);
 	const seconds = (Date.now() - startedAt.getTime()) / 1000;
 	writeResults(startedAt, seconds, loadBefore, profileLines);
 	if (!flags['no-readme']) updateReadme(startedAt, loadBefore);

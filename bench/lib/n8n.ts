@@ -14,6 +14,7 @@ import type {
 	INodeType,
 	INodeTypes,
 	INodeCredentialsDetails,
+	IHttpRequestOptions,
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
@@ -54,6 +55,19 @@ export class CountingCredentialsHelper extends TestCredentialsHelper {
 		} finally {
 			this.decryptMs += performance.now() - start;
 		}
+	}
+
+	/** Header Auth sets its one header; the harness's own authenticate is our OAuth2 credential's. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		if (typeName !== HEADER_AUTH_TYPE) return await super.authenticate(credentials, typeName, requestOptions, workflow, node);
+		requestOptions.headers = { ...requestOptions.headers, [String(credentials.name)]: credentials.value };
+		return requestOptions;
 	}
 
 	resetCounters(): void {

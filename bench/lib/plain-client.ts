@@ -18,8 +18,10 @@ export class PlainClient {
 		private readonly clientId: string,
 		private readonly clientSecret: string,
 		keepAlive = true,
+		/** Requests in flight at once (getJobs); one socket each. */
+		readonly parallel = 1,
 	) {
-		this.agent = new http.Agent({ keepAlive, maxSockets: 1 });
+		this.agent = new http.Agent({ keepAlive, maxSockets: parallel });
 		this.http = axios.create({ baseURL: baseUrl, httpAgent: this.agent, headers: { Accept: 'application/vnd.api+json' } });
 	}
 
@@ -67,6 +69,21 @@ export class PlainClient {
 	async getJob(id: string): Promise<Job> {
 		await this.authorize();
 		return (await this.http.get<Document<Job>>(`/jobs/${id}`)).data.data;
+	}
+
+	/** One job per id, `parallel` requests in flight at once; in id order. */
+	async getJobs(ids: string[]): Promise<Job[]> {
+		await this.authorize();
+		const jobs: Job[] = new Array<Job>(ids.length);
+		let next = 0;
+		const worker = async () => {
+			while (next < ids.length) {
+				const i = next++;
+				jobs[i] = await this.getJob(ids[i]);
+			}
+		};
+		await Promise.all(Array.from({ length: this.parallel }, worker));
+		return jobs;
 	}
 
 	close(): void {

@@ -18,10 +18,15 @@ export async function oursReturnAll(credentials: TestCredentialsHelper): Promise
 }
 
 /** Our node, Job → Get, one job per input item, the ID mapped from the item by an expression. */
-export async function oursJobGet(credentials: TestCredentialsHelper, ids: string[]): Promise<INodeExecutionData[]> {
+export async function oursJobGet(credentials: TestCredentialsHelper, ids: string[], parallel?: number): Promise<INodeExecutionData[]> {
 	const { items, error } = await runNode({
 		credentials,
-		parameters: { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+		parameters: {
+			resource: 'job',
+			operation: 'get',
+			jobId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			...(parallel === undefined ? {} : { requestOptions: { parallelRequests: parallel } }),
+		},
 		items: ids.map((id) => ({ json: { id } })),
 	});
 	if (error) throw new Error(`our node failed: ${error.message} ${error.description ?? ''}`);
