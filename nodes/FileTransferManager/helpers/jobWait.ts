@@ -173,6 +173,8 @@ export async function waitForJob(
 		try {
 			current = await requestResource<Job>(ctx, route, 'jobs', {
 				itemIndex,
+				// A pause another request's Retry-After set is kept only up to the deadline.
+				waitUntil: deadline,
 				// Retries are this loop's own, so that none of them runs past the deadline.
 				settings: { ...transport, timeout: Math.min(transport.timeout, Math.max(left, LAST_CHECK_MS)), maxRetries: 0 },
 			});

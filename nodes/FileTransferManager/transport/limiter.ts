@@ -161,11 +161,17 @@ export function release(limiter: Limiter): void {
 }
 
 /**
- * Waits for a slot, then for the shared pause (and the learnt window budget) to allow a send. Rejects
+ * Waits for a slot, then for the shared pause (and the learnt window budget) to allow a send, at most until
+ * `waitUntil` (local time, ms). Rejects
  * with StoppedError when the node stopped, or with the cancel reason when the execution was stopped.
  * On success the caller holds a slot and must `release` it.
  */
-export async function acquire(ctx: ApiContext, cancel?: AbortSignal, itemIndex?: number): Promise<Limiter> {
+export async function acquire(
+	ctx: ApiContext,
+	cancel?: AbortSignal,
+	itemIndex?: number,
+	waitUntil = Infinity,
+): Promise<Limiter> {
 	const limiter = limiterOf(ctx);
 	// A stopped execution is not refused here: the attempt itself fails as canceled, as before.
 	const stopped = () => isStopped(limiter, itemIndex);
@@ -184,8 +190,9 @@ export async function acquire(ctx: ApiContext, cancel?: AbortSignal, itemIndex?:
 			if (stopped()) throw new StoppedError();
 			if (cancel?.aborted) break;
 			const now = Date.now();
+			if (now >= waitUntil) break;
 			if (now < limiter.pausedUntil) {
-				await pause(limiter.pausedUntil - now, anyOf(stopSignal, cancel));
+				await pause(Math.min(limiter.pausedUntil, waitUntil) - now, anyOf(stopSignal, cancel));
 				continue;
 			}
 			if (limiter.budget !== undefined && limiter.windowMs > 0) {
@@ -198,7 +205,7 @@ export async function acquire(ctx: ApiContext, cancel?: AbortSignal, itemIndex?:
 					limiter.windowRefused = false;
 				}
 				if (limiter.windowSent >= limiter.budget) {
-					await pause(limiter.windowStart + limiter.windowMs - now, anyOf(stopSignal, cancel));
+					await pause(Math.min(limiter.windowStart + limiter.windowMs, waitUntil) - now, anyOf(stopSignal, cancel));
 					continue;
 				}
 				limiter.windowSent++;

@@ -38,6 +38,12 @@ export interface RequestParams {
 	idempotent?: boolean;
 	settings?: Partial<TransportSettings>;
 	/**
+	 * Local time (ms) after which this request no longer waits for a pause another request's Retry-After
+	 * set, or for the learnt budget: it is sent then. Wait for Completion's status checks pass their Max
+	 * Wait deadline, so that no Retry-After stretches a wait.
+	 */
+	waitUntil?: number;
+	/**
 	 * An absolute URL the service gave (a list's `links.next`) to request instead of the route's path and
 	 * `qs`; it must be on the Base URL's origin.
 	 */
@@ -217,7 +223,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 	const cancel = cancelSignalOf(ctx);
 	for (let attempt = 0; ; attempt++) {
 		// Every attempt waits for a slot and for a pause another request's Retry-After set.
-		const limiter = await acquire(ctx, cancel, params.itemIndex);
+		const limiter = await acquire(ctx, cancel, params.itemIndex, params.waitUntil);
 		let outcome: Attempt;
 		try {
 			outcome = await attemptOnce(ctx, { ...options, url }, settings);
