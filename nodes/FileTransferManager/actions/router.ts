@@ -104,7 +104,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const runItem = async (itemIndex: number): Promise<void> => {
 		try {
 			const output = await execute.call(this, itemIndex);
-			results[itemIndex] = output.map((result) => ({ ...result, pairedItem: { item: itemIndex } }));
+			// The operations' own items: paired in place, not copied (a Return All makes 100,000 of them).
+			for (const result of output) result.pairedItem = { item: itemIndex };
+			results[itemIndex] = output;
 		} catch (error) {
 			// An item stopped because an earlier one failed has no result: the node throws that failure.
 			if (error instanceof StoppedError || itemStopped(this, itemIndex)) return;
@@ -150,6 +152,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	});
 
 	if (firstFailure) throw firstFailure.failure;
+	if (results.length === 1) return [results[0] ?? []];
 	const output: INodeExecutionData[] = [];
 	for (const itemResults of results) {
 		if (itemResults) for (const result of itemResults) output.push(result);

@@ -78,6 +78,16 @@ export interface ResourceCheck {
  * none) and plain-object `attributes`. Returns it typed; throws a NodeOperationError otherwise.
  */
 export function checkResource<T>(ctx: HasNode, value: unknown, type: ResourceType, check: ResourceCheck): T {
+	// The common case first, without building anything: every record of every page passes here.
+	if (
+		isPlainObject(value) &&
+		(type === 'job-transfers' || (typeof value.id === 'string' && UUID.test(value.id))) &&
+		typeof value.type === 'string' &&
+		isPlainObject(value.attributes) &&
+		(REQUIRED_TEXT[type] ?? []).every((field) => typeof (value.attributes as Record<string, unknown>)[field] === 'string')
+	) {
+		return value as T;
+	}
 	const [noun] = NOUNS[type];
 	const pointer = check.pointer ?? 'data';
 	// `"data[3].id"`, or `"id" of list record 4` for records of pages the transport reads.

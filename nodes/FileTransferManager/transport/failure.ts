@@ -40,7 +40,8 @@ const NOT_CONNECTED_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENE
 export const TIMEOUT_CODES = /^(ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT)$/;
 
 export function parseJson(text: string): unknown {
-	if (text.trim() === '') return undefined;
+	// A test for any non-blank character, not a trimmed copy of a page of 100 records.
+	if (!/\S/.test(text)) return undefined;
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {
