@@ -69,12 +69,16 @@ describe('credential: access token', () => {
 		expect(credentials.raw()?.accessToken).toBe(credentials.tokenUpdates[1]);
 	});
 
-	it('a token expired in the middle of a workflow (fault expire-token) is renewed once', async () => {
+	it('a token expired in the middle of a workflow (fault expire-token) is renewed once (one item at a time)', async () => {
 		const credentials = credentialsFor(sandbox);
 		await runNode({ credentials, parameters: getGroup });
 		sandbox.faults.add({ kind: 'expire-token', method: 'GET', path: '/groups/{id}', times: 1 });
 		sandbox.requests.clear();
-		const { error } = await runNode({ credentials, parameters: getGroup, items: [{ json: {} }, { json: {} }] });
+		const { error } = await runNode({
+			credentials,
+			parameters: { ...getGroup, requestOptions: { parallelRequests: 1 } },
+			items: [{ json: {} }, { json: {} }],
+		});
 		expect(error).toBeUndefined();
 		expect(tokenRequests()).toBe(1);
 		expect(sandbox.requests.all().map((r) => [r.method, r.route, r.status])).toEqual([
@@ -83,6 +87,22 @@ describe('credential: access token', () => {
 			['GET', '/groups/{id}', 200],
 			['GET', '/groups/{id}', 200],
 		]);
+	});
+
+	it('with items at once (the default), still one new token; a request already sent with the old one gets its own 401 and one repeat', async () => {
+		const credentials = credentialsFor(sandbox);
+		await runNode({ credentials, parameters: getGroup });
+		sandbox.faults.add({ kind: 'expire-token', method: 'GET', path: '/groups/{id}', times: 1 });
+		sandbox.requests.clear();
+		const { error, items } = await runNode({ credentials, parameters: getGroup, items: [{ json: {} }, { json: {} }] });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(2);
+		expect(tokenRequests()).toBe(1);
+		const gets = sandbox.requests.all().filter((r) => r.route === '/groups/{id}');
+		const refused = gets.filter((r) => r.status === 401).length;
+		expect(refused).toBeGreaterThanOrEqual(1);
+		expect(refused).toBeLessThanOrEqual(2);
+		expect(gets.filter((r) => r.status === 200)).toHaveLength(2);
 	});
 });
 
