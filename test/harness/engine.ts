@@ -124,6 +124,8 @@ export interface NodeRunOptions {
 	mode?: WorkflowExecuteMode;
 	/** Extra node settings, e.g. n8n's own `retryOnFail`, `maxTries`, `waitBetweenTries`, `onError`. */
 	node?: Partial<INode>;
+	/** Stops the execution (as n8n's Stop button does) this many milliseconds after it started. */
+	cancelAfterMs?: number;
 }
 
 export type RunError = Error & { description?: string; context?: IDataObject; httpCode?: string | null };
@@ -156,6 +158,7 @@ interface WorkflowSpec {
 	start: { node: INode; items: INodeExecutionData[] };
 	pinData?: IPinData;
 	mode: WorkflowExecuteMode;
+	cancelAfterMs?: number;
 }
 
 /** Runs a workflow through n8n-core's WorkflowExecute, from one start node, as a workflow run does. */
@@ -190,7 +193,14 @@ async function executeWorkflow(spec: WorkflowSpec): Promise<IRun> {
 		updatedAt: new Date(),
 	} as never);
 	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	return await execute.processRunExecutionData(workflow);
+	const running = execute.processRunExecutionData(workflow);
+	if (spec.cancelAfterMs === undefined) return await running;
+	const timer = setTimeout(() => running.cancel(), spec.cancelAfterMs);
+	try {
+		return await running;
+	} finally {
+		clearTimeout(timer);
+	}
 }
 
 /** What n8n recorded for one node of a run. */
@@ -220,6 +230,7 @@ export async function runNode(options: NodeRunOptions): Promise<NodeRunResult> {
 		connections: {},
 		start: { node, items: options.items ?? [{ json: {} }] },
 		mode: options.mode ?? 'manual',
+		cancelAfterMs: options.cancelAfterMs,
 	});
 	return resultOf(run, node.name);
 }

@@ -240,4 +240,40 @@ describe('Wait for Completion: waits overlap', () => {
 			for (let n = 2; n < times.length; n++) expect(times[n] - times[n - 1]).toBeGreaterThanOrEqual(POLL * 1000 - 50);
 		}
 	}, 30_000);
+
+	it('a stopped execution stops every wait at once: no status request after the stop', async () => {
+		const stamp = Date.now();
+		// Dry runs of 60 files: about 2.6 s each at real speed.
+		const folders = Array.from({ length: 10 }, (_, i) => {
+			const folder = `/stop-${stamp}-${i}`;
+			for (let f = 0; f < 60; f++) sandbox.control.writeFile(FILES, `${folder}/f${f}.txt`, 'x');
+			return folder;
+		});
+		sandbox.requests.clear();
+		const started = Date.now();
+		const { items } = await runNode({
+			credentials,
+			parameters: {
+				resource: 'job',
+				operation: 'create',
+				transferType: 'copy',
+				sourceStorageId: rl(FILES),
+				sourcePath: '={{ $json.folder }}',
+				targetStorageId: rl(ARCHIVE),
+				targetPath: `/stop-target-${stamp}`,
+				conflictHandling: 'skip',
+				dryRun: true,
+				waitForCompletion: true,
+				pollInterval: 0.2,
+			},
+			items: folders.map((folder) => ({ json: { folder } })),
+			cancelAfterMs: 800,
+		});
+		const stoppedAt = started + 800;
+		expect(Date.now() - stoppedAt).toBeLessThan(700);
+		expect(items.filter((item) => item.json.status === 'finished')).toHaveLength(0);
+		expect(sandbox.requests.count({ method: 'POST', route: '/jobs' })).toBe(10);
+		const late = sandbox.requests.all().filter((r) => r.route === '/jobs/{id}' && r.at > stoppedAt + 100);
+		expect(late).toHaveLength(0);
+	}, 30_000);
 });
