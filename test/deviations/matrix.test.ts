@@ -230,6 +230,17 @@ const cells: Cell[] = [
 		},
 	},
 	{
+		name: 'Group › Get after every token expired',
+		async run() {
+			sandbox.control.expireTokens();
+			const group = sandbox.state.groups()[0];
+			const result = await run({ resource: 'group', operation: 'get', groupId: rl(group.id) });
+			if (result.error) return outcome(result);
+			expectSame(result.items[0].json.id, group.id, 'the group');
+			return { ok: true };
+		},
+	},
+	{
 		name: 'API › Get Version',
 		async run() {
 			const result = await run({ resource: 'api', operation: 'getVersion' });

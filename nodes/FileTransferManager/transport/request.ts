@@ -21,6 +21,8 @@ import type { ApiContext, TransportSettings } from './settings';
 import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
 
 const MEDIA_TYPE = 'application/vnd.api+json';
+/** Answers after which n8n fetches one new token and repeats the request once. */
+const TOKEN_REFUSED_STATUSES = [401, 403];
 /** Same-origin redirects followed for one request, at most. */
 const MAX_REDIRECTS = 5;
 
@@ -106,10 +108,14 @@ async function attemptOnce(
 	const deadline = AbortSignal.timeout(settings.timeout);
 	const cancel = cancelSignalOf(ctx);
 	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
-	const call = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-		...options,
-		headers: { ...options.headers },
-	}) as Promise<{ body?: unknown; headers?: Record<string, unknown>; statusCode?: number }>;
+	const call = ctx.helpers.httpRequestWithAuthentication.call(
+		ctx,
+		CREDENTIAL_TYPE,
+		{ ...options, headers: { ...options.headers } },
+		// A token the service no longer takes is renewed once after a 401 (the contract) or a 403 (what some
+		// deployments answer instead): the same single renewal, so a lasting refusal is still one repeat.
+		{ preAuthenticationRetryStatusCode: TOKEN_REFUSED_STATUSES },
+	) as Promise<{ body?: unknown; headers?: Record<string, unknown>; statusCode?: number }>;
 	try {
 		const response = await Promise.race([call, whenAborted(signal)]);
 		noteServerDate(ctx, header(response.headers ?? {}, 'date'));
