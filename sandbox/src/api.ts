@@ -1,6 +1,6 @@
 /**
  * The sandbox's programmatic interface: what tests, benchmarks and scripts use to start it, inject
- * faults and look at what it holds. The HTTP API itself follows ../../shared/spec/CONTRACT.md.
+ * faults and look at what it holds. The HTTP API is the service's (see sandbox/README.md).
  */
 import type {
 	Account,
@@ -30,6 +30,11 @@ export interface SandboxOptions {
 	demo?: boolean;
 	/** Seed for everything random in the sandbox (chaos faults, demo file contents). Default 1. */
 	seed?: number;
+	/**
+	 * Deviation modes, e.g. ['ignore-sort', 'max-page:50'] (sandbox/src/deviations.ts, docs/api-contract.md);
+	 * default none: the server keeps to the contract.
+	 */
+	deviations?: string[];
 }
 
 /** A fault the sandbox injects instead of (or around) the normal answer. */
@@ -130,6 +135,14 @@ export interface SandboxFaults {
 	clear(): void;
 }
 
+/** Deviation modes (names as for `--deviate`); `set` replaces, `add` adds; both throw on an unknown mode. */
+export interface SandboxDeviations {
+	set(list: string[] | string): string[];
+	add(list: string[] | string): string[];
+	list(): string[];
+	clear(): void;
+}
+
 export interface SandboxRequestLog {
 	all(): RequestRecord[];
 	/** Requests matching every given field. */
@@ -143,6 +156,8 @@ export interface Sandbox {
 	clientId: string;
 	clientSecret: string;
 	state: SandboxState;
+	/** The deviation modes in force; changeable at run time. */
+	deviations: SandboxDeviations;
 	control: SandboxControl;
 	faults: SandboxFaults;
 	requests: SandboxRequestLog;

@@ -11,6 +11,8 @@ const HELP = `Usage: npm run sandbox -- [options]
   --data-dir DIR        keep the storages' files in DIR (reused; demo files seeded only into new folders)
   --seed N              seed for demo file contents and chaos (default 1)
   --no-demo             start without demo groups, users, files and jobs
+  --deviate A,B         deviate from the contract in the named ways (see docs/api-contract.md), e.g.
+                        --deviate ignore-sort,max-page:50; repeatable
   -h, --help            this text
 `;
 
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
 			'data-dir': { type: 'string' },
 			seed: { type: 'string' },
 			'no-demo': { type: 'boolean', default: false },
+			deviate: { type: 'string', multiple: true },
 			help: { type: 'boolean', short: 'h', default: false },
 		},
 	});
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
 		dataDir: values['data-dir'],
 		seed: number('seed', values.seed),
 		demo: !values['no-demo'],
+		deviations: values.deviate,
 	});
 	process.stdout.write(
 		[
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
 			`  account id:    ${DEMO_IDS.accountId}`,
 			`  storages:      files ${DEMO_IDS.storageIds.files}, archive ${DEMO_IDS.storageIds.archive}, bucket ${DEMO_IDS.storageIds.bucket}`,
 			`  admin:         ${sandbox.baseUrl}/__sandbox/info`,
+			...(sandbox.deviations.list().length ? [`  deviations:    ${sandbox.deviations.list().join(', ')}`] : []),
 			'Press Ctrl+C to stop.',
 			'',
 		].join('\n'),

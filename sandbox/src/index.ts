@@ -12,6 +12,7 @@ import { Engine, isFinal } from './engine';
 import { FaultInjector, RequestLog } from './faults';
 import { ApiHandlers } from './handlers';
 import { Router } from './router';
+import { Deviations, registerDeviationAdmin } from './deviations';
 import { HttpFront } from './server';
 import { diskPath, storageResource, writeFileDeep } from './storage-fs';
 import { Store } from './store';
@@ -146,8 +147,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 	};
 
+	const deviations = new Deviations(store, engine, speed, options.deviations ?? []);
 	const adminRouter = new Router();
-	const front = new HttpFront({ api: apiRouter, admin: adminRouter, auth, faults, log: requests });
+	registerDeviationAdmin(adminRouter, deviations);
+	const front = new HttpFront({ api: apiRouter, admin: adminRouter, auth, faults, log: requests, deviations });
 	const server = http.createServer({ keepAlive: true }, front.listener);
 	// Idle keep-alive sockets stay open for a minute: a server that closes them after Node's default 5 s
 	// races clients that reuse a socket just then ("socket hang up"); close() destroys them anyway.
@@ -169,6 +172,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clientId,
 		clientSecret,
 		state,
+		deviations,
 		control,
 		faults,
 		requests,

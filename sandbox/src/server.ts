@@ -2,6 +2,7 @@ import * as http from 'node:http';
 import type { RequestRecord } from './api';
 import type { Auth } from './auth';
 import { ApiError, apiError, errorObject } from './errors';
+import type { Deviations } from './deviations';
 import type { Fault, FaultInjector, RequestLog } from './faults';
 import type { Answer, RequestContext, Router } from './router';
 
@@ -16,6 +17,8 @@ export interface ServerParts {
 	auth: Auth;
 	faults: FaultInjector;
 	log: RequestLog;
+	/** Deviation modes (sandbox/src/deviations.ts), between the token check and the API routes. */
+	deviations?: Deviations;
 }
 
 /** The HTTP front: admin routes, fault injection, the request log, the token endpoint, auth, the API routes. */
@@ -35,6 +38,7 @@ export class HttpFront {
 
 	close(): void {
 		this.closed = true;
+		this.parts.deviations?.close();
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
 	}
@@ -110,10 +114,19 @@ export class HttpFront {
 				}
 				answer = this.parts.auth.token(body, req.headers['content-type'] ?? '', authorization);
 			} else {
-				this.parts.auth.check(authorization);
-				const match = this.parts.api.match(method, path);
-				if (!match) throw apiError(404, 'entity-not-found', `No route matches ${method} ${path}.`);
-				answer = await match.handler({ method, path, query: url.searchParams, params: match.params, body, baseUrl, authorization });
+				contentType = this.parts.deviations?.mediaType() ?? JSON_API;
+				const auth = () => this.parts.auth.check(authorization);
+				const route = async (c: RequestContext): Promise<Answer> => {
+					const match = this.parts.api.match(c.method, c.path);
+					if (!match) throw apiError(404, 'entity-not-found', `No route matches ${c.method} ${c.path}.`);
+					return match.handler({ ...c, params: match.params });
+				};
+				const ctx: RequestContext = { method, path, query: url.searchParams, params: {}, body, baseUrl, authorization };
+				if (this.parts.deviations) answer = await this.parts.deviations.handle(ctx, req.headers['content-type'], { auth, route });
+				else {
+					auth();
+					answer = await route(ctx);
+				}
 			}
 		} catch (error) {
 			if (error instanceof ApiError) {
