@@ -135,21 +135,31 @@ export const JOB_FORM_ATTRIBUTES: Readonly<Record<string, string>> = {
 const ADDITIONAL_ATTRIBUTES = 'Additional Attributes (JSON)';
 
 /**
- * "Additional Attributes (JSON)": attributes a deployment needs beyond the API description, merged into
- * the create request's `data.attributes`. A JSON object as text, or an object from an expression; empty
- * text gives none. Anything else, and any key in `reserved` (a field of the form sets it), is an input
- * error naming the field, the clashing keys and the item.
+ * "Additional Attributes (JSON)" of an Additional Fields collection: attributes a deployment needs beyond
+ * the API description, merged into the create request's `data.attributes`. A JSON object as text, or an
+ * object from an expression; not added, or empty text, gives none. Anything else (also null or nothing
+ * from an expression), and any key in `reserved` (a field of the form sets it), is an input error naming
+ * the field, the clashing keys and the item.
  */
 export function additionalAttributesFrom(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	raw: unknown,
+	collection: unknown,
 	reserved: Readonly<Record<string, string>> = JOB_FORM_ATTRIBUTES,
 ): IDataObject {
 	const field = `"${ADDITIONAL_ATTRIBUTES}"`;
 	const hint =
 		'Give a JSON object of attribute names and values, e.g. {"priority": "high"}; it is merged into data.attributes of the create request.';
-	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return {};
+	const given =
+		collection !== null &&
+		typeof collection === 'object' &&
+		Object.prototype.hasOwnProperty.call(collection, 'additionalAttributes');
+	if (!given) return {};
+	const raw = (collection as IDataObject).additionalAttributes;
+	if (typeof raw === 'string' && raw.trim() === '') return {};
+	if (raw === undefined) {
+		throw invalidInput(ctx, itemIndex, field, 'must be a JSON object, got nothing', `${hint} An expression gave no value; remove the field to send no additional attributes.`);
+	}
 	let value: unknown = raw;
 	if (typeof raw === 'string') {
 		try {
@@ -289,6 +299,6 @@ export function jobAttributesFromParameters(ctx: IExecuteFunctions, itemIndex: n
 		attributes.status = requireOneOf(ctx, itemIndex, 'Start Status', extra.startStatus, ['running'] as const);
 	}
 	// Checked last, so that the form's own fields report their faults first.
-	const additional = additionalAttributesFrom(ctx, itemIndex, extra.additionalAttributes);
+	const additional = additionalAttributesFrom(ctx, itemIndex, extra);
 	return { ...attributes, ...additional };
 }

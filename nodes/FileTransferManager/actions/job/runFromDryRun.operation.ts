@@ -93,8 +93,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		typeof nameParameter === 'string' && nameParameter.trim() !== ''
 			? requireMaxLength(this, itemIndex, 'Name', nameParameter.trim(), MAX_NAME_LENGTH)
 			: undefined;
-	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const additional = additionalAttributesFrom(this, itemIndex, extra?.additionalAttributes, RUN_FORM_ATTRIBUTES);
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as unknown;
+	const additional = additionalAttributesFrom(this, itemIndex, extra, RUN_FORM_ATTRIBUTES);
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
