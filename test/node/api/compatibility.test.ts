@@ -206,6 +206,23 @@ describe('api: check compatibility, the contract (demo data)', () => {
 	});
 });
 
+describe('api: check compatibility, a credential that cannot be used', () => {
+	it('a Base URL without a scheme fails the item as an input error, before any request', async () => {
+		const sandbox = await startSandbox({ speed: 1000 });
+		try {
+			const run = await runNode({
+				credentials: credentialsFor(sandbox, { baseUrl: 'api.example.com' }),
+				parameters: { resource: 'api', operation: 'checkCompatibility' },
+			});
+			expect(run.error?.message).toContain('Base URL');
+			expect(run.error?.message).toContain('[item 0]');
+			expect(sandbox.requests.count()).toBe(0);
+		} finally {
+			await sandbox.close();
+		}
+	});
+});
+
 describe('api: check compatibility, an empty deployment', () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { Route } from '../../api/routes';
 import { routes } from '../../api/routes';
@@ -787,6 +787,9 @@ export const CHECKS: readonly CheckSpec[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const probe = new Probe(this, itemIndex);
+	// A credential whose Base URL is unusable is an input error (nothing was sent), not a finding.
+	const first = await rootAnswer(probe);
+	if (!first.ok && first.error instanceof NodeOperationError && /Base URL/.test(first.error.message)) throw first.error;
 	const items: INodeExecutionData[] = [];
 	for (const spec of CHECKS) {
 		let outcome: Outcome;
