@@ -280,7 +280,7 @@ describe('api: check compatibility, modes that need a job in a certain state', (
 
 	it('extra-status: fails while a job is in the extra status, naming it', async () => {
 		// Slow, so that the job stays in "analyzing" (400 ms / speed) while the checks run.
-		const sandbox = await startSandbox({ speed: 0.1, deviations: ['extra-status'] });
+		const sandbox = await startSandbox({ speed: 0.05, deviations: ['extra-status'] });
 		try {
 			const created = await runNode({
 				credentials: credentialsFor(sandbox),
@@ -298,7 +298,7 @@ describe('api: check compatibility, modes that need a job in a certain state', (
 			});
 			expect(created.error).toBeUndefined();
 			const id = created.items[0].json.id as string;
-			const deadline = Date.now() + 20_000;
+			const deadline = Date.now() + 30_000;
 			while ((sandbox.state.job(id)!.attributes.status as string) !== 'analyzing' && Date.now() < deadline) {
 				await new Promise((resolve) => setTimeout(resolve, 20));
 			}
@@ -312,5 +312,5 @@ describe('api: check compatibility, modes that need a job in a certain state', (
 		} finally {
 			await sandbox.close();
 		}
-	}, 60_000);
+	}, 90_000);
 });

@@ -427,6 +427,13 @@ const cursorPaging: CheckSpec = {
 		const first = await probe.firstOfOne('jobs');
 		if (!first.ok) return cannotTell(`GET /jobs?page[limit]=1 failed: ${errorText(first.error)}`, 'See the check "list-routes".');
 		if (first.records.length === 0) return cannotTell('No job is visible, so there is no second page to ask for.', 'Run the check again once the deployment has two jobs or more.');
+		if (first.records.length > 1) {
+			return {
+				result: 'fail',
+				observed: `GET /jobs?page[limit]=1 returned ${first.records.length} jobs: page[limit] is not taken.`,
+				fix: 'The nodes size their pages with page[limit] (a Limit of 5 is one request for 5 records). Report this output to the package maintainers.',
+			};
+		}
 		const meta = first.doc.meta as Doc;
 		const pageMeta = meta.page as Doc;
 		const after = pageMeta.after;
