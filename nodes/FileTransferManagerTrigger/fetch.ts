@@ -4,9 +4,9 @@ import { routes } from '../FileTransferManager/api/routes';
 import type { Job } from '../FileTransferManager/api/types';
 import { PAGE_LIMIT_MAX } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/helpers/errors';
-import type { CheckedPage } from '../FileTransferManager/helpers/shape';
 import { recordChecker, requestPage } from '../FileTransferManager/helpers/shape';
-import { apiRequestAllItems, serverClockOf } from '../FileTransferManager/transport';
+import type { NextPage } from '../FileTransferManager/transport';
+import { apiRequestAllItems, nextPageOf, pageRequest, servedPageLimit, serverClockOf } from '../FileTransferManager/transport';
 import type { TriggerConfig } from './config';
 import type { ServiceClock } from './watch';
 import { isAheadOf, serviceClock, startCursor, timeOf } from './watch';
@@ -23,13 +23,82 @@ function checkJob(ctx: IPollFunctions, job: Job): void {
 	}
 }
 
-async function listPage(ctx: IPollFunctions, qs: IDataObject, after: string | null): Promise<CheckedPage<Job>> {
-	const pageQs: IDataObject = { ...qs, sort: NEWEST_FIRST, 'page[limit]': PAGE_LIMIT_MAX };
-	if (after !== null) pageQs['page[after]'] = after;
-	// Shape first (UUID ids, attributes, a status), then what the trigger orders by.
-	const page = await requestPage<Job>(ctx, routes.listJobs(), 'jobs', { qs: pageQs });
-	for (const job of page.data) checkJob(ctx, job);
-	return page;
+/**
+ * Checks that every job on a list matches each `filter[...]` the trigger asked for: a service that
+ * ignores a filter would otherwise make the trigger fire for jobs the user filtered out.
+ */
+export function checkFilters(ctx: IPollFunctions, jobs: Job[], qs: IDataObject): void {
+	for (const [key, wanted] of Object.entries(qs)) {
+		const field = /^filter\[(.+)\]$/.exec(key)?.[1];
+		if (field === undefined) continue;
+		for (const job of jobs) {
+			let actual = field === 'id' ? job.id : valueAt(job.attributes as unknown as IDataObject, field);
+			// Dry run is false unless the service says otherwise (the API description's default).
+			if (field === 'dryRun' && actual === undefined) actual = false;
+			if (actual !== undefined && actual !== null && String(actual) === String(wanted)) continue;
+			throw operationError(
+				ctx.getNode(),
+				`The service ignored the filter ${key}=${String(wanted)}: it listed job ${job.id} with ${field} ${JSON.stringify(actual ?? null)}`,
+				{
+					description:
+						'The trigger checks every job it is sent against the filters it asked for, so that it never fires for a job you filtered out. Nothing was saved. Your deployment differs from the API contract: run API › Check Compatibility, and remove this filter (and filter in the workflow, e.g. with an IF node) if it cannot filter on this field.',
+				},
+			);
+		}
+	}
+}
+
+function valueAt(attributes: IDataObject, path: string): unknown {
+	let current: unknown = attributes;
+	for (const part of path.split('.')) {
+		if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
+		current = (current as IDataObject)[part];
+	}
+	return current;
+}
+
+/**
+ * Checks that `jobs` (one page, after the last job of the previous page) come newest first: the trigger
+ * stops reading at the first job older than its cursor, so a service that ignores `sort=-updatedAt` would
+ * make it miss events without any error.
+ */
+function checkNewestFirst(ctx: IPollFunctions, jobs: Job[], previous: Job | undefined): void {
+	let before = previous;
+	for (const job of jobs) {
+		if (before && timeOf(job.attributes.updatedAt) > timeOf(before.attributes.updatedAt)) {
+			throw operationError(
+				ctx.getNode(),
+				`The service did not list jobs newest first (sort=${NEWEST_FIRST}): job ${job.id} (updatedAt ${job.attributes.updatedAt}) came after job ${before.id} (updatedAt ${before.attributes.updatedAt})`,
+				{
+					description:
+						'The trigger reads changes newest first and stops at the first job older than its position, so it cannot work with a service that ignores the sort: it would miss events. Nothing was saved. Your deployment differs from the API contract: run API › Check Compatibility.',
+				},
+			);
+		}
+		before = job;
+	}
+}
+
+async function listPage(
+	ctx: IPollFunctions,
+	qs: IDataObject,
+	next: NextPage | null,
+	previous?: Job,
+): Promise<{ jobs: Job[]; next: NextPage | null }> {
+	const route = routes.listJobs();
+	const limit = PAGE_LIMIT_MAX;
+	// Shape first (UUID ids, attributes, a status), then what the trigger orders by and filters on.
+	const document = await requestPage<Job>(ctx, route, 'jobs', pageRequest({ ...qs, sort: NEWEST_FIRST }, limit, next));
+	for (const job of document.data) checkJob(ctx, job);
+	checkNewestFirst(ctx, document.data, previous);
+	checkFilters(ctx, document.data, qs);
+	const following = nextPageOf(
+		ctx,
+		{ data: document.data, meta: { page: { after: document.after } }, links: { next: document.nextUrl } },
+		servedPageLimit(ctx, route, limit),
+		route,
+	);
+	return { jobs: document.data, next: following };
 }
 
 /**
@@ -67,9 +136,11 @@ export async function listSince(
 	const ids = new Set<string>();
 	let clock: ServiceClock | undefined;
 	let bound: number | undefined;
-	let after: string | null = null;
+	let next: NextPage | null = null;
+	let last: Job | undefined;
 	for (;;) {
-		const page = await listPage(ctx, qs, after);
+		const page = await listPage(ctx, qs, next, last);
+		last = page.jobs[page.jobs.length - 1] ?? last;
 		if (!clock) {
 			clock = clockOf(ctx);
 			const start = since === 'newest' ? null : startCursor(since, clock);
@@ -77,7 +148,7 @@ export async function listSince(
 		}
 		let reachedOlder = false;
 		let fresh = 0;
-		for (const job of page.data) {
+		for (const job of page.jobs) {
 			if (!ids.has(job.id)) fresh++;
 			ids.add(job.id);
 			const time = timeOf(job.attributes.updatedAt);
@@ -88,18 +159,18 @@ export async function listSince(
 			}
 			jobs.push(job);
 		}
-		const next = page.after;
-		if (reachedOlder || next === null || next === undefined) break;
+		if (reachedOlder || page.next === null) break;
+		const key = 'url' in page.next ? page.next.url : page.next.after;
 		// A page that brings no job not seen before, under a new cursor, would otherwise page forever.
-		if (cursors.has(next) || page.data.length === 0 || fresh === 0) {
+		if (cursors.has(key) || page.jobs.length === 0 || fresh === 0) {
 			throw operationError(
 				ctx.getNode(),
 				'The service returned a page cursor that does not advance; stopped to avoid an endless loop',
 				{ description: 'Nothing was saved; the next poll tries again.' },
 			);
 		}
-		cursors.add(next);
-		after = next;
+		cursors.add(key);
+		next = page.next;
 	}
 	return { jobs, clock };
 }
@@ -108,13 +179,10 @@ export async function listSince(
 export async function listStuck(ctx: IPollFunctions, config: TriggerConfig): Promise<Job[]> {
 	const route = routes.listJobs();
 	const check = recordChecker<Job>(ctx, 'jobs', { route });
-	const jobs = await apiRequestAllItems<unknown, Job>(
-		ctx,
-		route,
-		{ ...config.filterQs, 'filter[status]': 'stuck' },
-		{ map: check },
-	);
+	const qs: IDataObject = { ...config.filterQs, 'filter[status]': 'stuck' };
+	const jobs = await apiRequestAllItems<unknown, Job>(ctx, route, qs, { map: check });
 	for (const job of jobs) checkJob(ctx, job);
+	checkFilters(ctx, jobs, qs);
 	return jobs;
 }
 
@@ -124,11 +192,15 @@ export async function newestInStatus(
 	config: TriggerConfig,
 	status: string,
 ): Promise<Job | undefined> {
+	const qs: IDataObject = { ...config.filterQs, 'filter[status]': status };
 	const page = await requestPage<Job>(ctx, routes.listJobs(), 'jobs', {
-		qs: { ...config.filterQs, 'filter[status]': status, sort: NEWEST_FIRST, 'page[limit]': 1 },
+		qs: { ...qs, sort: NEWEST_FIRST, 'page[limit]': 1 },
 	});
 	const job = page.data[0];
-	if (job) checkJob(ctx, job);
+	if (job) {
+		checkJob(ctx, job);
+		checkFilters(ctx, [job], qs);
+	}
 	return job;
 }
 
@@ -136,5 +208,5 @@ export async function newestInStatus(
 export async function newestJobs(ctx: IPollFunctions, config: TriggerConfig): Promise<Job[]> {
 	const qs: IDataObject = { ...config.filterQs };
 	if (config.serverStatus) qs['filter[status]'] = config.serverStatus;
-	return (await listPage(ctx, qs, null)).data;
+	return (await listPage(ctx, qs, null)).jobs;
 }

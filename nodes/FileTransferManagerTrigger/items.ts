@@ -2,76 +2,13 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
-import type { Job, JobError, JobStats } from '../FileTransferManager/api/types';
+import type { Job, JobError } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/helpers/errors';
 import { flatten } from '../FileTransferManager/helpers/output';
 import { requestPage } from '../FileTransferManager/helpers/shape';
+import { jobSummary } from '../FileTransferManager/helpers/summary';
 import type { TriggerConfig } from './config';
 import type { Observation } from './watch';
-import { timeOf } from './watch';
-
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
-
-function bytes(size: number): string {
-	let value = size;
-	let unit = 0;
-	while (value >= 1000 && unit < UNITS.length - 1) {
-		value /= 1000;
-		unit++;
-	}
-	return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
-}
-
-function duration(seconds: number): string {
-	const s = Math.round(seconds);
-	const h = Math.floor(s / 3600);
-	const m = Math.floor((s % 3600) / 60);
-	const rest = s % 60;
-	return [h ? `${h}h` : '', m ? `${m}m` : '', `${rest}s`].filter((part) => part !== '').join(' ');
-}
-
-/** Files and bytes done and left, duration and rate, from the job's stats (no request). */
-export function transferSummary(job: Job): IDataObject {
-	const { dryRun } = job.attributes;
-	const stats: Partial<JobStats> = job.attributes.stats ?? {};
-	const filesCount = stats.filesCount ?? 0;
-	const filesSize = stats.filesSize ?? 0;
-	const transferredCount = stats.transferredCount ?? 0;
-	const transferredSize = stats.transferredSize ?? 0;
-	const start = stats.startedAt ? timeOf(stats.startedAt) : NaN;
-	const end = timeOf(stats.finishedAt ?? job.attributes.updatedAt);
-	const durationSeconds = Number.isNaN(start) || Number.isNaN(end) ? null : Math.max(0, (end - start) / 1000);
-	const percentDone =
-		filesSize > 0
-			? Math.round((transferredSize / filesSize) * 1000) / 10
-			: filesCount > 0
-				? Math.round((transferredCount / filesCount) * 1000) / 10
-				: null;
-	let text: string;
-	if (dryRun) {
-		const cost = stats.estimatedCost ? `, estimated cost ${stats.estimatedCost.amount} ${stats.estimatedCost.currency}` : '';
-		text = `Dry run: ${filesCount} files (${bytes(filesSize)}) in scope${cost}.`;
-	} else {
-		text = `Transferred ${transferredCount} of ${filesCount} files (${bytes(transferredSize)} of ${bytes(filesSize)})`;
-		if (durationSeconds !== null) text += ` in ${duration(durationSeconds)}`;
-		text += '.';
-	}
-	return {
-		filesCount,
-		filesSize,
-		transferredCount,
-		transferredSize,
-		remainingCount: Math.max(0, filesCount - transferredCount),
-		remainingSize: Math.max(0, filesSize - transferredSize),
-		percentDone,
-		startedAt: stats.startedAt ?? null,
-		finishedAt: stats.finishedAt ?? null,
-		durationSeconds,
-		averageBytesPerSecond:
-			durationSeconds && durationSeconds > 0 ? Math.round(transferredSize / durationSeconds) : null,
-		text,
-	};
-}
 
 /** A client error that repeating will not cure (408 timeout and 429 rate limit will pass). */
 function refused(error: NodeApiError): boolean {
@@ -102,6 +39,9 @@ async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promis
 	}
 }
 
+/** The summary the trigger attaches (the action node outputs the same with Simplify on). */
+export { jobSummary as transferSummary };
+
 /** Keys the trigger adds after a job's attributes (Attach Errors, Attach Transfer Summary). */
 export const TRIGGER_OUTPUT_KEYS = [
 	'aheadOfServiceClock',
@@ -130,7 +70,7 @@ export async function toItems(
 		if (config.attachErrors > 0 && (event === 'failed' || event === 'stuck')) {
 			Object.assign(json, await firstErrors(ctx, job, config.attachErrors));
 		}
-		if (config.attachTransferSummary) json.transferSummary = transferSummary(job);
+		if (config.attachTransferSummary) json.transferSummary = jobSummary(job);
 		items.push({ json });
 	}
 	return items;

@@ -25,7 +25,7 @@ function bigBody(res: import('node:http').ServerResponse, total: number) {
 	res.writeHead(200, { 'Content-Type': 'application/vnd.api+json' });
 	const chunk = Buffer.alloc(64 * 1024, 'a');
 	let sent = 0;
-	res.write('{"data":{"id":"x","type":"groups","attributes":{"name":"');
+	res.write(`{"data":{"id":"${GROUP}","type":"groups","attributes":{"name":"`);
 	const pump = () => {
 		while (sent < total) {
 			sent += chunk.length;

@@ -139,7 +139,7 @@ describe('hostile shapes: lists', () => {
 	it('a list whose data is an object fails with the transport\'s list message', async () => {
 		t.service.on('GET', '/jobs', (_req, res) => json(res, 200, { data: jobLike(t.sandbox), meta: { page: { after: null } } }));
 		const { error } = await t.run({ resource: 'job', operation: 'getMany', returnAll: true });
-		expect(error?.message).toBe('The service answered a list without data or meta.page');
+		expect(error?.message).toBe('The service answered GET /jobs with a list without a "data" array [item 0]');
 	});
 });
 
@@ -158,11 +158,14 @@ describe('hostile shapes: the editor\'s pickers', () => {
 		);
 	});
 
-	it('a list whose data is an object, or meta.page missing', async () => {
+	it('a list whose data is an object, or meta.page not an object; an empty list without meta is a last page', async () => {
 		t.service.on('GET', '/jobs', (_req, res) => json(res, 200, { data: jobLike(t.sandbox), meta: { page: { after: null } } }), 1);
 		await expect(search()).rejects.toThrow('The service sent a malformed list of jobs: "data" is an object, not an array (GET /jobs)');
+		t.service.on('GET', '/jobs', (_req, res) => json(res, 200, { data: [], meta: { page: 'one' } }), 1);
+		await expect(search()).rejects.toThrow('The service sent a malformed list of jobs: "meta.page" is a string ("one"), not an object (GET /jobs)');
+		// A deployment that sends no page information (no total, no cursor) on a short page: nothing more to read.
 		t.service.on('GET', '/jobs', (_req, res) => json(res, 200, { data: [] }), 1);
-		await expect(search()).rejects.toThrow('The service sent a malformed list of jobs: "meta.page" is missing, not an object (GET /jobs)');
+		await expect(search()).resolves.toEqual({ results: [] });
 	});
 
 	it('meta.page.after a number is refused before it is sent back as a cursor', async () => {

@@ -166,7 +166,7 @@ describe('one token per lifetime', () => {
 		h.sandbox.control.expireTokens();
 		// Two credentials stores holding the same old token, as two executions that read it before the renewal.
 		const other = h.credentials();
-		other.set({ ...credentials.raw()!, accessToken: old });
+		other.set({ ...credentials.raw()!, accessToken: String(old) });
 		expect((await h.run(getGroup(), { credentials })).error).toBeUndefined();
 		expect((await h.run(getGroup(), { credentials: other })).error).toBeUndefined();
 		expect(h.service.requests.filter((r) => r.url === '/oauth/token')).toHaveLength(2);

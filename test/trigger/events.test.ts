@@ -207,6 +207,10 @@ describe('options', () => {
 			finishedAt: job.attributes.stats.finishedAt,
 			durationSeconds: seconds,
 			averageBytesPerSecond: Math.round(500_000 / seconds),
+			dryRun: false,
+			estimatedDurationSeconds: job.attributes.stats.estimatedDuration ?? null,
+			estimatedCost: null,
+			currency: null,
 			text: expect.stringMatching(/^Transferred 4 of 10 files \(500\.0 KB of 2\.0 MB\) in 1m 3\ds\.$/),
 		});
 	});

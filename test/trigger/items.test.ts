@@ -82,7 +82,10 @@ describe('transfer summary', () => {
 			percentDone: 0,
 			durationSeconds: 10,
 			averageBytesPerSecond: 0,
-			text: 'Dry run: 4 files (1.5 KB) in scope, estimated cost 0.0104 USD.',
+			text: 'Dry run: 4 files (1.5 KB) in scope, estimated duration 4s, estimated cost 0.0104 USD.',
+			dryRun: true,
+			estimatedCost: 0.0104,
+			currency: 'USD',
 		});
 	});
 });

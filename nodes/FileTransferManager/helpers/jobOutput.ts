@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { Job, JobError, JobStats, JobTransfer } from '../api/types';
 import { TRANSFER_STATUS } from '../api/types';
 import { flatten } from './output';
+import { jobSummary } from './summary';
 import { requireBoolean } from './validate';
 
 /** Top-level fields a simplified job keeps. */
@@ -24,7 +25,10 @@ export const SIMPLIFIED_STATS_FIELDS = [
 	'startedAt',
 	'finishedAt',
 	'filesCount',
+	'filesSize',
 	'transferredCount',
+	'transferredSize',
+	'estimatedDuration',
 	'estimatedCost',
 ] as const satisfies ReadonlyArray<keyof JobStats>;
 
@@ -34,7 +38,7 @@ export const simplifyJobProperty: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to return a simplified version of the job (ID, name, status, transfer type, dry run, source, target, creation and update times, and the stats startedAt, finishedAt, filesCount, transferredCount and estimatedCost) instead of the raw data',
+		'Whether to return a simplified version of the job (ID, name, status, transfer type, dry run, source, target, creation and update times, the main stats, and a "summary": files and bytes, duration, estimates with the cost as a number, and a one-line text) instead of the raw data',
 };
 
 /** The Simplify parameter of one item (default on). */
@@ -63,6 +67,7 @@ export function jobJson(job: Job, simplify: boolean): IDataObject {
 			out[field] = flat[field];
 		}
 	}
+	out.summary = jobSummary(job);
 	return out;
 }
 

@@ -31,7 +31,8 @@ export const waitProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		default: DEFAULT_POLL_INTERVAL,
-		description: 'Seconds between two status checks of the job while waiting',
+		description:
+			'Longest time between two status checks while waiting: the node looks at once, then after 0.5 s, 1 s, 2 s, … up to this',
 		displayOptions: { show: { waitForCompletion: [true] } },
 	},
 	{
@@ -98,6 +99,9 @@ export function waitSettingsFromParameters(ctx: IExecuteFunctions, itemIndex: nu
 	};
 }
 
+/** The pause before the second status check; it doubles per check up to the Poll Interval. */
+export const FIRST_LOOK_MS = 500;
+
 /** Bound of the status check made at the deadline itself (and of any check when less time is left). */
 export const LAST_CHECK_MS = 500;
 
@@ -129,6 +133,7 @@ export async function waitForJob(
 	const route = routes.getJob(job.id);
 	let current = job;
 	let failures = 0;
+	let checks = 0;
 	let lastFailure: Error | undefined;
 	for (;;) {
 		if (WAIT_END_STATUSES.includes(current.attributes.status)) break;
@@ -152,8 +157,12 @@ export async function waitForJob(
 				{ itemIndex },
 			);
 		}
-		const pause = failures > 0 ? Math.max(settings.pollInterval * 1000, retryDelayMs(failures - 1, transport)) : settings.pollInterval * 1000;
-		await sleep(Math.min(pause, deadline - now));
+		// Look at once, then back off (0.5 s, 1 s, 2 s, …) up to the Poll Interval: a short job is seen
+		// ending soon after it ends, a long one costs one request per Poll Interval.
+		const interval = Math.min(settings.pollInterval * 1000, checks === 0 ? 0 : FIRST_LOOK_MS * 2 ** (checks - 1));
+		const pause = failures > 0 ? Math.max(interval, retryDelayMs(failures - 1, transport)) : interval;
+		checks += 1;
+		if (pause > 0) await sleep(Math.min(pause, deadline - now));
 		const left = deadline - Date.now();
 		try {
 			current = await requestResource<Job>(ctx, route, 'jobs', {

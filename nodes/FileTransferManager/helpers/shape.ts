@@ -122,15 +122,19 @@ export function checkDocument<T>(ctx: HasNode, document: unknown, type: Resource
 
 export interface CheckedPage<T> {
 	data: T[];
-	/** `meta.page.after`: the next page's cursor, null on the last page. */
+	/** `meta.page.after`: the next page's cursor, null on the last page or when the service gives none. */
 	after: string | null;
+	/** `links.next`: the next page's absolute URL, when the service gives one. */
+	nextUrl: string | null;
 	/** `meta.page.total`, when it is a number. */
 	total?: number;
 }
 
 /**
- * Checks a list document: `data` an array of resources, `meta.page` an object, `meta.page.after` a
- * cursor string or null (missing counts as null), and every record as in checkResource.
+ * Checks a list document: `data` an array of resources; `meta.page`, when given, an object whose
+ * `after` is a cursor string or null (missing counts as null); `links.next`, when given, a URL string or
+ * null; and every record as in checkResource. Which of them leads to the next page is the transport's
+ * `nextPageOf`.
  */
 export function checkList<T>(
 	ctx: HasNode,
@@ -143,18 +147,23 @@ export function checkList<T>(
 	if (!isPlainObject(document)) throw fail(`the answer is ${describeValue(document)}, not a JSON:API document`);
 	if (!Array.isArray(document.data)) throw fail(`"data" is ${describeValue(document.data)}, not an array`);
 	const meta = document.meta;
-	if (!isPlainObject(meta) || !isPlainObject(meta.page)) {
-		throw fail(`"meta.page" is ${describeValue(isPlainObject(meta) ? meta.page : meta)}, not an object`);
-	}
-	const after = meta.page.after;
+	if (meta !== undefined && !isPlainObject(meta)) throw fail(`"meta" is ${describeValue(meta)}, not an object`);
+	const page = isPlainObject(meta) ? meta.page : undefined;
+	if (page !== undefined && !isPlainObject(page)) throw fail(`"meta.page" is ${describeValue(page)}, not an object`);
+	const after = isPlainObject(page) ? page.after : undefined;
 	if (after !== null && after !== undefined && (typeof after !== 'string' || after === '')) {
 		throw fail(`"meta.page.after" is ${describeValue(after)}, not a cursor string or null`);
+	}
+	const links = document.links;
+	const next = isPlainObject(links) ? links.next : undefined;
+	if (next !== null && next !== undefined && (typeof next !== 'string' || next === '')) {
+		throw fail(`"links.next" is ${describeValue(next)}, not a URL or null`);
 	}
 	const data = document.data.map((record, index) =>
 		checkResource<T>(ctx, record, type, { ...check, pointer: `data[${index}]` }),
 	);
-	const total = typeof meta.page.total === 'number' ? meta.page.total : undefined;
-	return { data, after: after ?? null, ...(total === undefined ? {} : { total }) };
+	const total = isPlainObject(page) && typeof page.total === 'number' ? page.total : undefined;
+	return { data, after: after ?? null, nextUrl: next ?? null, ...(total === undefined ? {} : { total }) };
 }
 
 /**

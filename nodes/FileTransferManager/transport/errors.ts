@@ -35,6 +35,16 @@ const HINTS: Readonly<Record<string, string>> = {
 		'The access token was refused, also after fetching a new one. Check the credential: Base URL, Client ID and Client Secret.',
 	conflict: 'A record with these values exists already (for users: the e-mail address within the account).',
 	'read-only-attribute': 'Only the job status can be changed, and users have no password field in the API.',
+	'invalid-filter':
+		'The service refused a filter: your deployment may not filter on this field (it differs from the API contract). Remove the filter, and run API › Check Compatibility to see which filters it honours.',
+	'invalid-sort':
+		'The service refused the sort: your deployment may not sort on this field (it differs from the API contract). Remove the sort, and run API › Check Compatibility.',
+	'invalid-page':
+		'The service refused the page parameters (page[limit], page[after]): your deployment pages differently from the API contract. Run API › Check Compatibility.',
+	'route-not-found':
+		'Your deployment does not serve this route (it differs from the API contract). Run API › Check Compatibility; the HTTP Request node can reach other routes with this credential.',
+	'unsupported-media-type':
+		'Your deployment refused the request body\'s media type, also as application/json. Run API › Check Compatibility.',
 };
 
 function hintFor(code: string | undefined): string | undefined {
@@ -268,6 +278,22 @@ export function garbledError(ctx: ApiContext, facts: FailureFacts, options: Erro
 		NodeApiError,
 		'GARBLED',
 	);
+}
+
+/** A next-page link to another origin: following it would send the token there. */
+export function foreignLinkError(ctx: ApiContext, route: Route, origin: string, itemIndex?: number): NodeApiError {
+	const message = `The service's link to the next page of ${route.path} points to another origin (${origin}); it was not followed`;
+	const description =
+		'Links are followed only within the origin of the credential\'s Base URL, so that the access token is never sent anywhere else. Nothing was returned, so that no partial list passes for a complete one.';
+	const error = new NodeApiError(ctx.getNode(), { code: 'FOREIGN_LINK' } as JsonObject, {
+		message,
+		description,
+		...itemOptions(itemIndex),
+	});
+	error.message = message;
+	error.description = description;
+	error.httpCode = null;
+	return error;
 }
 
 /** A redirect that was not followed: to another origin, from https to http, or too many. */

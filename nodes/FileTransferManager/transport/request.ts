@@ -11,7 +11,7 @@ import { connectionOf, noteServerDate } from './connection';
 import type { Connection } from './connection';
 import { CREDENTIAL_TYPE } from './constants';
 import type { ErrorOptions } from './errors';
-import { ambiguousError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
+import { ambiguousError, apiErrorOf, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
 import type { FailureFacts } from './failure';
 import { failureFacts, header, parseJson, TLS_CODES, verdictOf } from './failure';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
@@ -36,6 +36,46 @@ export interface RequestParams {
 	 */
 	idempotent?: boolean;
 	settings?: Partial<TransportSettings>;
+	/**
+	 * An absolute URL the service gave (a list's `links.next`) to request instead of the route's path and
+	 * `qs`; it must be on the Base URL's origin.
+	 */
+	url?: string;
+}
+
+/** What this execution learnt about the deployment, per node context (one execution, one poll). */
+interface Learnt {
+	/** The largest page size a list route accepts, when it refused a larger one. */
+	pageLimits: Map<string, number>;
+	/** The service refused the JSON:API media type for request bodies (415): send application/json. */
+	plainJson: boolean;
+}
+
+const learnt = new WeakMap<ApiContext, Learnt>();
+
+function learntOf(ctx: ApiContext): Learnt {
+	let known = learnt.get(ctx);
+	if (!known) {
+		known = { pageLimits: new Map(), plainJson: false };
+		learnt.set(ctx, known);
+	}
+	return known;
+}
+
+/** The page size this execution asks of `route`: `requested`, or less after the service stated a maximum. */
+export function servedPageLimit(ctx: ApiContext, route: Route, requested: number): number {
+	const max = learnt.get(ctx)?.pageLimits.get(route.path);
+	return max === undefined ? requested : Math.min(requested, max);
+}
+
+/** The maximum page size a refusal states ("page[limit] must be at most 50", "maximum page size is 50"). */
+function statedPageMaximum(facts: FailureFacts, secrets: string[]): number | undefined {
+	const error = apiErrorOf(facts.body, secrets);
+	const text = [error?.title, error?.detail].filter(Boolean).join(' ');
+	if (!/page/i.test(text) && error?.code !== 'invalid-page') return undefined;
+	const match = /(?:at most|maximum(?: page size)?(?: is| of)?|max(?:imum)?(?: page size)?(?: is|:|=)?|up to|no more than)\s*(\d{1,6})/i.exec(text);
+	const max = match ? Number(match[1]) : NaN;
+	return Number.isInteger(max) && max >= 1 ? max : undefined;
 }
 
 type Attempt = { ok: true; status: number; text: string } | { ok: false; facts: FailureFacts };
@@ -133,11 +173,24 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 	};
 	const connection = await connectionOf(ctx, params.itemIndex);
 	const idempotent = params.idempotent ?? (route.method === 'GET' || route.method === 'DELETE');
+	const known = learntOf(ctx);
 	let url = joinUrl(connection.baseUrl, route.path);
+	if (params.url !== undefined) {
+		let target: URL | undefined;
+		try {
+			target = new URL(params.url, url);
+		} catch {
+			target = undefined;
+		}
+		if (!target || target.origin !== connection.origin) {
+			throw foreignLinkError(ctx, route, target?.origin ?? 'an unreadable URL', params.itemIndex);
+		}
+		url = target.href;
+	}
 	const options: IHttpRequestOptions = {
 		method: route.method,
 		url,
-		headers: { Accept: MEDIA_TYPE },
+		headers: { Accept: `${MEDIA_TYPE}, application/json` },
 		json: true,
 		timeout: settings.timeout,
 		disableFollowRedirect: true,
@@ -145,11 +198,18 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		encoding: 'stream',
 	};
 	if (connection.skipTls) options.skipSslCertificateValidation = true;
-	if (params.qs && Object.keys(params.qs).length > 0) options.qs = params.qs;
+	if (params.url === undefined && params.qs && Object.keys(params.qs).length > 0) {
+		options.qs = { ...params.qs };
+		const asked = Number(options.qs['page[limit]']);
+		if (Number.isInteger(asked)) options.qs['page[limit]'] = servedPageLimit(ctx, route, asked);
+	}
+	const contentType = () => (known.plainJson ? 'application/json' : MEDIA_TYPE);
 	if (params.body !== undefined) {
 		options.body = params.body;
-		options.headers = { ...options.headers, 'Content-Type': MEDIA_TYPE };
+		options.headers = { ...options.headers, 'Content-Type': contentType() };
 	}
+	let pageRetried = false;
+	let mediaRetried = false;
 
 	let ambiguousEarlier = false;
 	let redirects = 0;
@@ -194,6 +254,25 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 				continue;
 			}
 			throw redirectError(ctx, facts, 'refused' in target ? target.refused : `more than ${MAX_REDIRECTS} times`, errorOptions);
+		}
+		// A deployment that differs from the contract in a way it states: adapt once, remember, repeat.
+		if (facts.status === 400 && !pageRetried && options.qs && options.qs['page[limit]'] !== undefined) {
+			const max = statedPageMaximum(facts, errorOptions.secrets);
+			const asked = Number(options.qs['page[limit]']);
+			if (max !== undefined && max < asked) {
+				pageRetried = true;
+				known.pageLimits.set(route.path, max);
+				options.qs = { ...options.qs, 'page[limit]': max };
+				attempt--;
+				continue;
+			}
+		}
+		if (facts.status === 415 && !mediaRetried && params.body !== undefined && !known.plainJson) {
+			mediaRetried = true;
+			known.plainJson = true;
+			options.headers = { ...options.headers, 'Content-Type': contentType() };
+			attempt--;
+			continue;
 		}
 		const verdict = verdictOf(facts);
 		const canRepeat = verdict === 'not-carried-out' || (verdict === 'ambiguous' && idempotent);

@@ -157,14 +157,19 @@ describe('job: create', () => {
 			'stats',
 			'createdAt',
 			'updatedAt',
+			'summary',
 		]);
 		expect(Object.keys(items[0].json.stats as object)).toEqual([
 			'startedAt',
 			'finishedAt',
 			'filesCount',
+			'filesSize',
 			'transferredCount',
+			'transferredSize',
+			'estimatedDuration',
 			'estimatedCost',
 		]);
+		expect(items[0].json.summary).toEqual(expect.objectContaining({ dryRun: true, text: expect.stringMatching(/^Dry run: /) }));
 		expect(items[0].json.id).toBe(jobsNamed(t.sandbox, name)[0].id);
 	});
 
@@ -317,13 +322,27 @@ describe('job: get', () => {
 				startedAt: a.stats.startedAt,
 				finishedAt: a.stats.finishedAt,
 				filesCount: a.stats.filesCount,
+				filesSize: a.stats.filesSize,
 				transferredCount: a.stats.transferredCount,
+				transferredSize: a.stats.transferredSize,
+				estimatedDuration: a.stats.estimatedDuration,
 				estimatedCost: a.stats.estimatedCost,
 			},
 			createdAt: a.createdAt,
 			updatedAt: a.updatedAt,
+			summary: expect.objectContaining({
+				dryRun: true,
+				filesCount: a.stats.filesCount,
+				filesSize: a.stats.filesSize,
+				estimatedDurationSeconds: a.stats.estimatedDuration,
+				// The cost as a number next to its currency, ready for an IF node.
+				estimatedCost: Number(a.stats.estimatedCost!.amount),
+				currency: a.stats.estimatedCost!.currency,
+				text: expect.stringMatching(/^Dry run: \d+ files \(.+\) in scope, estimated duration .+, estimated cost [\d.]+ [A-Z]{3}\.$/),
+			}),
 		});
 		expect(a.stats.estimatedCost).not.toBeNull();
+		expect(typeof (items[0].json.summary as { estimatedCost: unknown }).estimatedCost).toBe('number');
 	});
 
 	it('an unknown ID gives NodeApiError "Entity Not Found" with the API detail', async () => {

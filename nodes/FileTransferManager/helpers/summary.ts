@@ -1,0 +1,89 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Job, JobStats } from '../api/types';
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+
+function bytes(size: number): string {
+	let value = size;
+	let unit = 0;
+	while (value >= 1000 && unit < UNITS.length - 1) {
+		value /= 1000;
+		unit++;
+	}
+	return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+function duration(seconds: number): string {
+	const s = Math.round(seconds);
+	const h = Math.floor(s / 3600);
+	const m = Math.floor((s % 3600) / 60);
+	const rest = s % 60;
+	return [h ? `${h}h` : '', m ? `${m}m` : '', `${rest}s`].filter((part) => part !== '').join(' ');
+}
+
+const timeOf = (timestamp: string | null | undefined): number => (timestamp ? Date.parse(timestamp) : NaN);
+
+/** The API's decimal string as a number, or null when it is not one. */
+function amountOf(amount: unknown): number | null {
+	if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount.trim())) return null;
+	const value = Number(amount);
+	return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * How many, how big, how long, how much, from the job's stats (no request): files and bytes in scope,
+ * done and left, duration and rate; for a dry run, its estimates, the cost as a number next to its
+ * currency. `text` says it in one line, for alerts and reports.
+ */
+export function jobSummary(job: Job): IDataObject {
+	const { dryRun } = job.attributes;
+	const stats: Partial<JobStats> = job.attributes.stats ?? {};
+	const filesCount = stats.filesCount ?? 0;
+	const filesSize = stats.filesSize ?? 0;
+	const transferredCount = stats.transferredCount ?? 0;
+	const transferredSize = stats.transferredSize ?? 0;
+	const start = timeOf(stats.startedAt);
+	const end = timeOf(stats.finishedAt ?? job.attributes.updatedAt);
+	const durationSeconds = Number.isNaN(start) || Number.isNaN(end) ? null : Math.max(0, (end - start) / 1000);
+	const percentDone =
+		filesSize > 0
+			? Math.round((transferredSize / filesSize) * 1000) / 10
+			: filesCount > 0
+				? Math.round((transferredCount / filesCount) * 1000) / 10
+				: null;
+	const estimatedDurationSeconds =
+		typeof stats.estimatedDuration === 'number' && Number.isFinite(stats.estimatedDuration) ? stats.estimatedDuration : null;
+	const cost = stats.estimatedCost && typeof stats.estimatedCost === 'object' ? stats.estimatedCost : null;
+	const estimatedCost = amountOf(cost?.amount);
+	const currency = typeof cost?.currency === 'string' ? cost.currency : null;
+	let text: string;
+	if (dryRun) {
+		text = `Dry run: ${filesCount} files (${bytes(filesSize)}) in scope`;
+		if (estimatedDurationSeconds !== null) text += `, estimated duration ${duration(estimatedDurationSeconds)}`;
+		if (estimatedCost !== null) text += `, estimated cost ${cost?.amount}${currency ? ` ${currency}` : ''}`;
+		text += '.';
+	} else {
+		text = `Transferred ${transferredCount} of ${filesCount} files (${bytes(transferredSize)} of ${bytes(filesSize)})`;
+		if (durationSeconds !== null) text += ` in ${duration(durationSeconds)}`;
+		text += '.';
+	}
+	return {
+		dryRun: dryRun === true,
+		filesCount,
+		filesSize,
+		transferredCount,
+		transferredSize,
+		remainingCount: Math.max(0, filesCount - transferredCount),
+		remainingSize: Math.max(0, filesSize - transferredSize),
+		percentDone,
+		startedAt: stats.startedAt ?? null,
+		finishedAt: stats.finishedAt ?? null,
+		durationSeconds,
+		averageBytesPerSecond: durationSeconds && durationSeconds > 0 ? Math.round(transferredSize / durationSeconds) : null,
+		estimatedDurationSeconds,
+		estimatedCost,
+		currency,
+		text,
+	};
+}
