@@ -2,7 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { listSearch } from '../FileTransferManager/methods';
-import { properties } from './description';
+import { properties, subtitle } from './description';
 import { pollJobs } from './poll';
 
 export class FileTransferManagerTrigger implements INodeType {
@@ -15,8 +15,11 @@ export class FileTransferManagerTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Watch " + ($parameter["events"] || []).join(", ")}}',
-		description: 'Starts the workflow when a transfer job finishes, fails, gets stuck or is canceled',
+		subtitle,
+		// n8n's node creator merges this trigger into the action node's entry and shows this text for both: it
+		// has to read right while adding an action too (as n8n's own "n8n" node pair does).
+		description:
+			'Run and track file transfer jobs, or start a workflow when a job finishes, fails, gets stuck or is canceled',
 		defaults: { name: 'File Transfer Manager Trigger' },
 		polling: true,
 		inputs: [],

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { TRANSFER_TYPES } from '../FileTransferManager/api/types';
 import {
@@ -15,38 +15,47 @@ const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text
 
 export const MAX_ATTACHED_ERRORS = 100;
 
+const events: INodeProperties = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	required: true,
+	default: ['failed', 'finished', 'stuck'],
+	description: 'Job statuses to watch. Each time a job enters one of them, the trigger emits one item.',
+	options: [
+		{
+			name: 'Job Canceled',
+			value: 'canceled',
+			description: 'A job was canceled, by a user or by the system',
+		},
+		{
+			name: 'Job Failed',
+			value: 'failed',
+			description: 'A job ended with an error (for example its error-count failure condition was reached)',
+		},
+		{
+			name: 'Job Finished',
+			value: 'finished',
+			description: 'A job completed its transfer, or a dry run completed its estimate',
+		},
+		{
+			name: 'Job Stuck',
+			value: 'stuck',
+			description:
+				'A job stopped because a storage became unavailable. A job that gets stuck again later fires again.',
+		},
+	],
+};
+
+const eventNames: Record<string, string> = Object.fromEntries(
+	(events.options as INodePropertyOptions[]).map((option) => [String(option.value), option.name.replace(/^Job /, '')]),
+);
+
+/** The canvas subtitle, "Jobs: Failed, Finished, Stuck", from the Events' display names (see the action node's). */
+export const subtitle = `={{ "Jobs: " + ($parameter["events"] || []).map((event) => (${JSON.stringify(eventNames)}[event] || event)).join(", ") }}`;
+
 export const properties: INodeProperties[] = [
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		default: ['failed', 'finished', 'stuck'],
-		description: 'Job statuses to watch. Each time a job enters one of them, the trigger emits one item.',
-		options: [
-			{
-				name: 'Job Canceled',
-				value: 'canceled',
-				description: 'A job was canceled, by a user or by the system',
-			},
-			{
-				name: 'Job Failed',
-				value: 'failed',
-				description: 'A job ended with an error (for example its error-count failure condition was reached)',
-			},
-			{
-				name: 'Job Finished',
-				value: 'finished',
-				description: 'A job completed its transfer, or a dry run completed its estimate',
-			},
-			{
-				name: 'Job Stuck',
-				value: 'stuck',
-				description:
-					'A job stopped because a storage became unavailable. A job that gets stuck again later fires again.',
-			},
-		],
-	},
+	events,
 	{
 		displayName:
 			'The trigger checks the jobs on its schedule and sees each job as it is at that moment. A status that a job enters and leaves again between two checks (for example stuck for a moment, then running) is not seen.',

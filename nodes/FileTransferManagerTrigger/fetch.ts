@@ -4,6 +4,7 @@ import { routes } from '../FileTransferManager/api/routes';
 import type { Job } from '../FileTransferManager/api/types';
 import { PAGE_LIMIT_MAX } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/helpers/errors';
+import { filterChecker } from '../FileTransferManager/helpers/listChecks';
 import { recordChecker, requestPage } from '../FileTransferManager/helpers/shape';
 import type { NextPage } from '../FileTransferManager/transport';
 import { apiRequestAllItems, nextPageOf, pageRequest, servedPageLimit, serverClockOf } from '../FileTransferManager/transport';
@@ -23,38 +24,10 @@ function checkJob(ctx: IPollFunctions, job: Job): void {
 	}
 }
 
-/**
- * Checks that every job on a list matches each `filter[...]` the trigger asked for: a service that
- * ignores a filter would otherwise make the trigger fire for jobs the user filtered out.
- */
+/** Checks that every job matches each `filter[...]` the trigger asked for (see listChecks.ts). */
 export function checkFilters(ctx: IPollFunctions, jobs: Job[], qs: IDataObject): void {
-	for (const [key, wanted] of Object.entries(qs)) {
-		const field = /^filter\[(.+)\]$/.exec(key)?.[1];
-		if (field === undefined) continue;
-		for (const job of jobs) {
-			let actual = field === 'id' ? job.id : valueAt(job.attributes as unknown as IDataObject, field);
-			// Dry run is false unless the service says otherwise (the API description's default).
-			if (field === 'dryRun' && actual === undefined) actual = false;
-			if (actual !== undefined && actual !== null && String(actual) === String(wanted)) continue;
-			throw operationError(
-				ctx.getNode(),
-				`The service ignored the filter ${key}=${String(wanted)}: it listed job ${job.id} with ${field} ${JSON.stringify(actual ?? null)}`,
-				{
-					description:
-						'The trigger checks every job it is sent against the filters it asked for, so that it never fires for a job you filtered out. Nothing was saved. Your deployment differs from the API contract: run API › Check Compatibility, and remove this filter (and filter in the workflow, e.g. with an IF node) if it cannot filter on this field.',
-				},
-			);
-		}
-	}
-}
-
-function valueAt(attributes: IDataObject, path: string): unknown {
-	let current: unknown = attributes;
-	for (const part of path.split('.')) {
-		if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
-		current = (current as IDataObject)[part];
-	}
-	return current;
+	const check = filterChecker(ctx, qs);
+	for (const job of jobs) check(job);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AnyResource, ResourceType } from '../api/types';
 import { RESOURCE_TYPES } from '../api/types';
 import { apiRequestAllItems } from '../transport';
 import { flatten } from './output';
+import { filterChecker, orderChecker } from './listChecks';
 import { recordChecker } from './shape';
 import { readLimit, sortParameter } from './validate';
 
@@ -36,9 +37,16 @@ export async function getManyRecords<T extends AnyResource>(
 	);
 	const qs = sort ? { ...filterQs, sort } : filterQs;
 	const check = recordChecker<T>(ctx, collectionOf(route), { route, itemIndex });
+	const filtered = filterChecker(ctx, qs, itemIndex);
+	const ordered = sort ? orderChecker(ctx, sort, itemIndex) : () => undefined;
 	return await apiRequestAllItems<unknown, INodeExecutionData>(ctx, route, qs, {
 		limit,
 		itemIndex,
-		map: (record) => ({ json: toJson(check(record)) }),
+		map: (record) => {
+			const checked = check(record);
+			filtered(checked);
+			ordered(checked);
+			return { json: toJson(checked) };
+		},
 	});
 }
