@@ -151,19 +151,26 @@ describe('api: check compatibility, the contract (demo data)', () => {
 		}
 	});
 
-	it('a failing check says what it saw: the server error under json-only, the other root under root-shape', async () => {
+	it('a failing check says what it saw and whether the nodes cope (json-only, root-shape, max-page, links-only, cursor-name)', async () => {
 		sandbox.deviations.set(['json-only']);
 		let { checks } = await checkCompatibility(sandbox);
 		expect(byId(checks, 'media-type').observed).toContain('HTTP 415');
+		expect(byId(checks, 'media-type').fix).toContain('application/json');
 		sandbox.deviations.set(['root-shape']);
 		({ checks } = await checkCompatibility(sandbox));
 		expect(byId(checks, 'root').observed).toContain('2024-06-01');
 		sandbox.deviations.set(['max-page:50']);
 		({ checks } = await checkCompatibility(sandbox));
-		expect(byId(checks, 'page-size').observed).toContain('at most 50');
+		expect(byId(checks, 'page-size').observed).toContain('stated maximum of 50');
+		expect(byId(checks, 'page-size').fix).toContain('ask for pages of 50');
 		sandbox.deviations.set(['links-only']);
 		({ checks } = await checkCompatibility(sandbox));
-		expect(byId(checks, 'cursor-paging').observed).toMatch(/no meta\.page\.after.*links/);
+		expect(byId(checks, 'cursor-paging').observed).toMatch(/no meta\.page\.after.*following links\.next gave job/);
+		expect(byId(checks, 'cursor-paging').fix).toContain('the nodes follow links.next');
+		sandbox.deviations.set(['cursor-name']);
+		({ checks } = await checkCompatibility(sandbox));
+		expect(byId(checks, 'cursor-paging').observed).toContain('"cursor"');
+		expect(byId(checks, 'cursor-paging').fix).toContain('Report this output');
 	});
 
 	it('extra-attributes and no-deployment-id pass, with what was seen in observed', async () => {

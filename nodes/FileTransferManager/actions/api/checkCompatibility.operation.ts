@@ -7,7 +7,7 @@ import type { ResourceType } from '../../api/types';
 import { JOB_STATUSES, TRANSFER_TYPES } from '../../api/types';
 import { checkList } from '../../helpers/shape';
 import { shown } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
+import { apiRequest, sendsPlainJson, servedPageLimit } from '../../transport';
 
 /**
  * API › Check Compatibility: probes the deployment behind the credential and outputs one item per
@@ -146,10 +146,17 @@ class Probe {
 	) {}
 
 	/** One request, made once per key; never throws. */
-	request(key: string, route: Route, qs?: IDataObject, body?: IDataObject, idempotent?: boolean): Promise<Answer> {
+	request(
+		key: string,
+		route: Route,
+		qs?: IDataObject,
+		body?: IDataObject,
+		idempotent?: boolean,
+		url?: string,
+	): Promise<Answer> {
 		let answer = this.answers.get(key);
 		if (!answer) {
-			answer = apiRequest<unknown>(this.ctx, route, { qs, body, idempotent, itemIndex: this.itemIndex }).then(
+			answer = apiRequest<unknown>(this.ctx, route, { qs, body, idempotent, url, itemIndex: this.itemIndex }).then(
 				(doc): Answer => ({ ok: true, doc }),
 				(error: unknown): Answer => ({ ok: false, error }),
 			);
@@ -159,8 +166,8 @@ class Probe {
 	}
 
 	/** A list request whose answer has the JSON:API list shape (shape checks of helpers/shape.ts). */
-	async list(key: string, type: ResourceType, route: Route, qs?: IDataObject): Promise<ListAnswer> {
-		const answer = await this.request(key, route, qs);
+	async list(key: string, type: ResourceType, route: Route, qs?: IDataObject, url?: string): Promise<ListAnswer> {
+		const answer = await this.request(key, route, qs, undefined, undefined, url);
 		if (!answer.ok) return { ok: false, error: answer.error };
 		try {
 			const page = checkList<Rec>(this.ctx, answer.doc, type, { route, itemIndex: this.itemIndex });
@@ -295,7 +302,8 @@ const mediaType: CheckSpec = {
 	async run(probe) {
 		// A read-only way to send a body: a PATCH of a job that does not exist, with no attribute to change.
 		// A server that takes the media type answers 404 (or another refusal of the request itself); one
-		// that does not answers 415 before it looks for the job.
+		// that does not answers 415 before it looks for the job, and the transport repeats the body once as
+		// application/json (sendsPlainJson tells).
 		const route = routes.updateJob(NO_SUCH_ID);
 		const answer = await probe.request(
 			'media-type',
@@ -311,11 +319,18 @@ const mediaType: CheckSpec = {
 			return cannotTell(`${sent} was answered with success, so a job with that id exists. ${answers}`, 'Nothing changed (the body names no attribute). Report this output to the package maintainers.');
 		}
 		const http = httpCodeOf(answer.error);
+		if (sendsPlainJson(probe.ctx)) {
+			return {
+				result: 'fail',
+				observed: `${sent} was refused with HTTP 415; repeated as application/json it was answered ${http ? `HTTP ${http}` : errorText(answer.error)}. ${answers}`,
+				fix: 'Nothing to change: the nodes send a refused body once more as application/json and keep doing so for the rest of the execution (one extra request per execution that creates or changes something).',
+			};
+		}
 		if (http === '415') {
 			return {
 				result: 'fail',
 				observed: `${sent}: ${errorText(answer.error)}. ${answers}`,
-				fix: 'This deployment refuses request bodies as application/vnd.api+json, so every create, update, pause, resume and cancel of the nodes is refused with HTTP 415. Report this output to the package maintainers; reads (Get, Get Many, the trigger) are not affected.',
+				fix: 'This deployment refuses request bodies as application/vnd.api+json and as application/json, so every create, update, pause, resume and cancel of the nodes is refused with HTTP 415. Report this output to the package maintainers; reads (Get, Get Many, the trigger) are not affected.',
 			};
 		}
 		if (http === undefined || isTokenFailure(answer.error)) {
@@ -389,6 +404,14 @@ const pageSize: CheckSpec = {
 			if (page.records.length > 100) {
 				return { result: 'fail', observed: `GET /jobs?page[limit]=100 returned ${page.records.length} records.`, fix: 'The service does not keep to page[limit]; report this output to the package maintainers.' };
 			}
+			const served = servedPageLimit(probe.ctx, routes.listJobs(), 100);
+			if (served < 100) {
+				return {
+					result: 'fail',
+					observed: `GET /jobs?page[limit]=100 was refused with a stated maximum of ${served}; asked again with page[limit]=${served} it was answered with ${plural(page.records.length, 'job')}.`,
+					fix: `Nothing to change: the nodes learn the maximum from the refusal and ask for pages of ${served} (one extra request per list and execution).`,
+				};
+			}
 			return { result: 'pass', observed: `GET /jobs?page[limit]=100 was answered with ${plural(page.records.length, 'job')}.`, fix: NOTHING_TO_FIX };
 		}
 		const http = httpCodeOf(page.error);
@@ -396,7 +419,7 @@ const pageSize: CheckSpec = {
 		return {
 			result: 'fail',
 			observed: `GET /jobs?page[limit]=100: ${errorText(page.error)}`,
-			fix: 'The nodes ask for pages of 100 records (Get Many with Return All, the pickers, the trigger); this deployment allows fewer, so those lists fail. Report the maximum named above to the package maintainers.',
+			fix: 'The nodes ask for pages of 100 records (Get Many with Return All, the pickers, the trigger) and adapt only to a refusal that states its maximum ("page[limit] must be at most 50"); this one does not, so those lists fail. Report this output to the package maintainers.',
 		};
 	},
 };
@@ -440,13 +463,25 @@ const cursorPaging: CheckSpec = {
 		const total = pageMeta.total;
 		const links = isObject(first.doc.links) ? first.doc.links : undefined;
 		const fix =
-			'The nodes ask for the next page with page[after]=<meta.page.after>; on this deployment Get Many with Return All, the pickers and the trigger see the first page only or fail. Report this output to the package maintainers.';
+			'The nodes ask for the next page with page[after]=<meta.page.after>, or follow links.next; this deployment offers neither, so Get Many with Return All, the pickers and the trigger stop with an error after the first page. Report this output to the package maintainers.';
 		if (typeof after !== 'string') {
 			const more = (typeof total === 'number' && total > 1) || typeof links?.next === 'string';
 			if (!more) return cannotTell(`The first page of one job has no cursor (meta.page is ${shown(pageMeta)}): it seems to be the only job.`, 'Run the check again once the deployment has two jobs or more.');
+			const observed = `A page of 1 of ${typeof total === 'number' ? total : 'several'} jobs has no meta.page.after: meta.page is ${shown(pageMeta)}${links ? `, links is ${shown(links)}` : ''}`;
+			if (typeof links?.next !== 'string') return { result: 'fail', observed: `${observed}.`, fix };
+			// Paging by links.next only: the nodes follow it (same origin); see whether it leads on.
+			const next = await probe.list('cursor-next', 'jobs', routes.listJobs(), undefined, links.next);
+			const nextId = next.ok ? next.records[0]?.id : undefined;
+			if (nextId !== undefined && nextId !== first.records[0].id) {
+				return {
+					result: 'fail',
+					observed: `${observed}; following links.next gave job ${nextId}.`,
+					fix: 'Nothing to change: the nodes follow links.next when meta.page.after is missing.',
+				};
+			}
 			return {
 				result: 'fail',
-				observed: `A page of 1 of ${typeof total === 'number' ? total : 'several'} jobs has no meta.page.after: meta.page is ${shown(pageMeta)}${links ? `, links is ${shown(links)}` : ''}.`,
+				observed: `${observed}; following links.next ${next.ok ? `gave ${nextId === undefined ? 'an empty page' : 'the same job again'}` : `failed: ${errorText(next.error)}`}.`,
 				fix,
 			};
 		}
@@ -490,7 +525,7 @@ function sortCheck(field: 'updatedAt' | 'createdAt', use: string): CheckSpec {
 						return {
 							result: 'fail',
 							observed: `GET /jobs?sort=${sort} listed job ${a.id} (${field} ${String(a.at)}) before job ${b.id} (${field} ${String(b.at)}).`,
-							fix: `The nodes rely on this order (${use}); on this deployment they would miss or misplace jobs. Report this output to the package maintainers.`,
+							fix: `The nodes rely on this order (${use}). They check it and stop with "The service ignored sort=…" rather than miss jobs, so on this deployment they fail. Report this output to the package maintainers.`,
 						};
 					}
 				}
@@ -543,7 +578,7 @@ function filterCheck(spec: FilterSpecOfCheck): CheckSpec {
 			const value = fromSample ? rarest[0] : spec.absent(new Set(counts.keys()));
 			const query = `filter[${spec.field}]=${value}`;
 			const page = await probe.list(`filter:${spec.type}:${spec.field}`, spec.type, spec.route(), { [`filter[${spec.field}]`]: value });
-			const fix = `${spec.use} rely on this filter; on this deployment they would get ${spec.type} that do not match.`;
+			const fix = `${spec.use} rely on this filter. Get Many and the trigger re-check every record they get and stop with "The service ignored the filter …" rather than return ${spec.type} that do not match; leave the filter out and filter in the workflow (an If or Filter node after the node) on this deployment.`;
 			if (!page.ok) {
 				if (httpCodeOf(page.error) === undefined || isTokenFailure(page.error)) return cannotTell(`GET /${spec.type}?${query}: ${errorText(page.error)}`);
 				return {
