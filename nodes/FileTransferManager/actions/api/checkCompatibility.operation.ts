@@ -85,6 +85,12 @@ function asFilterText(value: unknown): string | undefined {
 	return undefined;
 }
 
+/** `meta.page` of a list document, when it is an object. */
+function pageMetaOf(doc: Doc): Doc | undefined {
+	const meta = doc.meta;
+	return isObject(meta) && isObject(meta.page) ? meta.page : undefined;
+}
+
 function plural(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
@@ -376,7 +382,7 @@ const listRoutes: CheckSpec = {
 		for (const { type } of COLLECTIONS) {
 			const page = await probe.firstOfOne(type);
 			if (page.ok) {
-				const total = isObject(page.doc.meta) && isObject(page.doc.meta.page) ? page.doc.meta.page.total : undefined;
+				const total = pageMetaOf(page.doc)?.total;
 				seen.push(`/${type}: ${typeof total === 'number' ? `${total} in all` : plural(page.records.length, 'record')}`);
 				continue;
 			}
@@ -430,14 +436,14 @@ const pageTotal: CheckSpec = {
 	async run(probe) {
 		const page = await probe.firstOfOne('jobs');
 		if (!page.ok) return cannotTell(`GET /jobs?page[limit]=1 failed: ${errorText(page.error)}`, 'See the check "list-routes".');
-		const meta = page.doc.meta as Doc;
-		const total = (meta.page as Doc).total;
+		const pageMeta = pageMetaOf(page.doc);
+		const total = pageMeta?.total;
 		if (typeof total === 'number' && Number.isInteger(total) && total >= 0) {
 			return { result: 'pass', observed: `meta.page.total is ${total}.`, fix: NOTHING_TO_FIX };
 		}
 		return {
 			result: 'fail',
-			observed: `meta.page.total is ${total === undefined ? 'missing' : shown(total)}; meta.page is ${shown(meta.page)}.`,
+			observed: `meta.page.total is ${total === undefined ? 'missing' : shown(total)}; meta.page is ${pageMeta === undefined ? 'missing' : shown(pageMeta)}.`,
 			fix: 'The nodes page without it, so nothing fails; only counts that a workflow might read from the service are not available.',
 		};
 	},
@@ -457,8 +463,7 @@ const cursorPaging: CheckSpec = {
 				fix: 'The nodes size their pages with page[limit] (a Limit of 5 is one request for 5 records). Report this output to the package maintainers.',
 			};
 		}
-		const meta = first.doc.meta as Doc;
-		const pageMeta = meta.page as Doc;
+		const pageMeta = pageMetaOf(first.doc) ?? {};
 		const after = pageMeta.after;
 		const total = pageMeta.total;
 		const links = isObject(first.doc.links) ? first.doc.links : undefined;
