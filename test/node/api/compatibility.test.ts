@@ -186,6 +186,29 @@ describe('api: check compatibility, the contract (demo data)', () => {
 		expect(byId(checks, 'account-id').observed).toContain('deploymentId is left out');
 	});
 
+	it('a probe that keeps failing is reported by its own check; the other checks still run and pass', async () => {
+		// Every answer of the transfers route is a 500, the node's retry included.
+		sandbox.faults.add({ kind: 'internal-error', path: '/jobs/{id}/transfers', times: Infinity });
+		try {
+			const run = await runNode({
+				credentials: credentialsFor(sandbox),
+				parameters: { resource: 'api', operation: 'checkCompatibility', requestOptions: { maxRetries: 1 } },
+			});
+			expect(run.error).toBeUndefined();
+			const checks = run.items.map((i) => i.json as unknown as CheckItem);
+			const results = resultsOf(checks);
+			expect(results['transfers-route']).toBe('fail');
+			expect(byId(checks, 'transfers-route').observed).toContain('HTTP 500');
+			expect(results).toEqual(
+				Object.fromEntries(
+					CHECK_IDS.map((id) => [id, id === 'transfers-route' ? 'fail' : NEVER_PROBED.includes(id) ? 'cannot tell' : 'pass']),
+				),
+			);
+		} finally {
+			sandbox.faults.clear();
+		}
+	});
+
 	it('one run per input item, every item paired', async () => {
 		const { items } = await runNode({
 			credentials: credentialsFor(sandbox),
