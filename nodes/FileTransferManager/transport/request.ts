@@ -70,6 +70,14 @@ export function servedPageLimit(ctx: ApiContext, route: Route, requested: number
 	return max === undefined ? requested : Math.min(requested, max);
 }
 
+/**
+ * Whether this execution sends request bodies as application/json, because the service refused the JSON:API
+ * media type (415) and the transport fell back (API › Check Compatibility reports it).
+ */
+export function sendsPlainJson(ctx: ApiContext): boolean {
+	return learnt.get(ctx)?.plainJson === true;
+}
+
 /** The maximum page size a refusal states ("page[limit] must be at most 50", "maximum page size is 50"). */
 function statedPageMaximum(facts: FailureFacts, secrets: string[]): number | undefined {
 	const error = apiErrorOf(facts.body, secrets);
