@@ -9,7 +9,7 @@ import { apiRequest } from '../transport';
 
 /**
  * Shape checks of what the service sends, before the nodes read it: a document that does not have the
- * JSON:API shape of CONTRACT.md is an error naming what was wrong and which request got it, never a
+ * JSON:API shape of docs/api-contract.md is an error naming what was wrong and which request got it, never a
  * TypeError further down, and never an id that is not a UUID put into the next request's path.
  */
 
