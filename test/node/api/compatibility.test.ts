@@ -12,7 +12,6 @@ import { credentialsFor, runNode } from '../../harness/engine';
 
 const CHECK_IDS = [
 	'token',
-	'unauthorized',
 	'root',
 	'media-type',
 	'list-routes',
@@ -42,7 +41,7 @@ const CHECK_IDS = [
 ];
 
 /** Checks that cannot be probed through the node whatever the deployment does. */
-const NEVER_PROBED = ['unauthorized'];
+const NEVER_PROBED: string[] = [];
 
 const FILTER_CHECKS = CHECK_IDS.filter((id) => id.startsWith('filter-') && id !== 'filter-unknown');
 
@@ -73,7 +72,7 @@ const FAILS: Array<[string, string[]]> = [
 	['other-routes', ['transfers-route', 'errors-route']],
 	['root-shape', ['root']],
 	// Harmless to the nodes: reported in `observed`, not as failures (see the tests below).
-	['extra-attributes', []],
+	['extra-attributes', ['unknown-attributes']],
 	['no-deployment-id', []],
 	// Not visible to a read-only probe with the credential's token.
 	['delete-200', []],
@@ -173,11 +172,12 @@ describe('api: check compatibility, the contract (demo data)', () => {
 		expect(byId(checks, 'cursor-paging').fix).toContain('Report this output');
 	});
 
-	it('extra-attributes and no-deployment-id pass, with what was seen in observed', async () => {
+	it('extra-attributes fails its check with nothing to change, no-deployment-id passes, with what was seen in observed', async () => {
 		sandbox.deviations.set(['extra-attributes']);
 		let { checks } = await checkCompatibility(sandbox);
 		const unknown = byId(checks, 'unknown-attributes');
-		expect(unknown.result).toBe('pass');
+		expect(unknown.result).toBe('fail');
+		expect(unknown.fix).toMatch(/^Nothing to change/);
 		expect(unknown.observed).toContain('x-region');
 		expect(unknown.observed).toContain('labels');
 		expect(unknown.observed).toContain('stats.x-verifiedCount');
