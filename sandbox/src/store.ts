@@ -26,6 +26,20 @@ export interface StorageRecord {
 
 export type JobListener = (job: Job) => void;
 
+/** The record collections of the store (what `changed()` names). */
+export type RecordKind = 'accounts' | 'groups' | 'users' | 'jobs' | 'storages';
+
+/**
+ * Hears of every change to the store, so that it can be written to disk (persist.ts). The store calls it
+ * synchronously; the journal decides when to write (it batches).
+ */
+export interface Journal {
+	/** A record was added, changed or removed (the store's Map says which). */
+	changed(kind: RecordKind, id: string): void;
+	/** A transfer or job-error was appended to a job's list at position `seq`. */
+	appended(list: 'transfers' | 'errors', jobId: string, seq: number, record: JobTransfer | JobError): void;
+}
+
 /** Everything the sandbox holds, in memory. Collections keep insertion order (Map). */
 export class Store {
 	readonly accounts = new Map<string, Account>();
@@ -36,10 +50,18 @@ export class Store {
 	readonly transfers = new Map<string, JobTransfer[]>();
 	readonly jobErrors = new Map<string, JobError[]>();
 	private readonly jobListeners = new Set<JobListener>();
+	/** Set when the sandbox keeps its state in a data folder. */
+	journal: Journal | null = null;
 
-	/** Marks a job as changed: updatedAt moves forward and listeners hear of it. */
+	/** Tells the journal that a record changed in place, was added (`set`) or removed (`delete`). */
+	changed(kind: RecordKind, id: string): void {
+		this.journal?.changed(kind, id);
+	}
+
+	/** Marks a job as changed: updatedAt moves forward, the journal and listeners hear of it. */
 	touchJob(job: Job): void {
 		job.attributes.updatedAt = nextTimestamp(job.attributes.updatedAt);
+		this.journal?.changed('jobs', job.id);
 		for (const listener of [...this.jobListeners]) listener(job);
 	}
 
@@ -52,6 +74,21 @@ export class Store {
 		this.jobs.set(job.id, job);
 		this.transfers.set(job.id, []);
 		this.jobErrors.set(job.id, []);
+		this.journal?.changed('jobs', job.id);
+	}
+
+	addTransfer(jobId: string, transfer: JobTransfer): void {
+		const list = this.transfers.get(jobId);
+		if (!list) return;
+		list.push(transfer);
+		this.journal?.appended('transfers', jobId, list.length - 1, transfer);
+	}
+
+	addJobError(jobId: string, error: JobError): void {
+		const list = this.jobErrors.get(jobId);
+		if (!list) return;
+		list.push(error);
+		this.journal?.appended('errors', jobId, list.length - 1, error);
 	}
 
 	defaultAccountId(): string | undefined {

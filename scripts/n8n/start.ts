@@ -65,6 +65,11 @@ process.stderr.on('error', () => undefined);
 /** Bounds of a stop: n8n gets this long to shut down after SIGTERM, the sandbox less; then SIGKILL. */
 const N8N_STOP_GRACE_MS = 8000;
 const SANDBOX_STOP_GRACE_MS = 3000;
+/** A path as the user reads it: relative to the project when inside it, else absolute. */
+const shown = (file: string) => {
+	const relative = path.relative(projectRoot, file);
+	return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+};
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 function readLogin(): DevLogin {
@@ -194,7 +199,7 @@ async function main(): Promise<void> {
 	} finally {
 		fs.rmSync(packDir, { recursive: true, force: true });
 	}
-	say(`Built, packed and installed ${path.basename(tarball)} into .n8n-data/.n8n/nodes (${seconds(t)}).`);
+	say(`Built, packed and installed ${path.basename(tarball)} into ${shown(USER_FOLDER)}/.n8n/nodes (${seconds(t)}).`);
 
 	t = Date.now();
 	const sandbox: SandboxProcess = await startSandboxProcess({
@@ -251,22 +256,22 @@ async function main(): Promise<void> {
 		try {
 			const result = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
 			imported.push(
-				`  ${result.created ? 'imported' : 'kept    '} ${workflow.name} (${path.relative(projectRoot, file)})` +
+				`  ${result.created ? 'imported' : 'kept    '} ${workflow.name} (${shown(file)})` +
 					`${result.activated ? ', active' : ''}  ${n8n.url}/workflow/${result.id}`,
 			);
 		} catch (error) {
-			imported.push(`  FAILED   ${path.relative(projectRoot, file)}: ${(error as Error).message}`);
+			imported.push(`  FAILED   ${shown(file)}: ${(error as Error).message}`);
 		}
 	}
 
 	say('');
 	say(`n8n is ready at ${n8n.url}  (n8n start ${readySeconds}, total ${seconds(t0)})`);
 	say(`  login:      ${login.email} / ${login.password}${created ? '  (owner created now)' : ''}`);
-	say(`  API key:    in ${path.relative(projectRoot, LOGIN_FILE)} (header X-N8N-API-KEY, ${n8n.url}/api/v1)`);
+	say(`  API key:    in ${shown(LOGIN_FILE)} (header X-N8N-API-KEY, ${n8n.url}/api/v1)`);
 	say(`  credential: "${CREDENTIAL_NAME}" (${credential.created ? 'created' : 'updated'}) -> ${sandbox.baseUrl}`);
 	say(`  sandbox:    ${sandbox.baseUrl}  client id ${SANDBOX_CLIENT_ID}, secret ${SANDBOX_CLIENT_SECRET}, admin ${sandbox.baseUrl}/__sandbox/`);
-	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : `none (no ${path.relative(projectRoot, examplesDir) || '.'}/*.json)`}`);
-	say(`  logs:       ${path.relative(projectRoot, LOG_DIR)}/n8n.log, ${path.relative(projectRoot, LOG_DIR)}/sandbox.log`);
+	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : `none (no ${shown(examplesDir)}/*.json)`}`);
+	say(`  logs:       ${shown(LOG_DIR)}/n8n.log, ${shown(LOG_DIR)}/sandbox.log`);
 	say('Press Ctrl-C to stop n8n and the sandbox.');
 }
 
