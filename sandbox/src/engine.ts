@@ -184,9 +184,11 @@ export class Engine {
 		let continuing = 0;
 		for (const [jobId, state] of runs) {
 			const job = this.store.jobs.get(jobId);
-			if (!job || isFinal(job.attributes.status)) continue;
-			const source = this.store.storages.get(job.attributes.source.id);
-			if (!source) continue;
+			const source = job && this.store.storages.get(job.attributes.source.id);
+			if (!job || !source || isFinal(job.attributes.status)) {
+				if (job) this.store.changed('jobs', jobId); // writes the job without a run: the stale run row goes
+				continue;
+			}
 			const run: Run = {
 				job,
 				stage: state.stage,

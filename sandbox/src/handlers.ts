@@ -31,7 +31,7 @@ const STORAGE_SORTS = [...STORAGE_FILTERS, 'stats.capacity.bytesUsed', 'stats.ca
 
 const listBody = <T>(page: Page<T>) => ({ data: page.data, meta: { page: { after: page.after, total: page.total } } });
 
-/** The API's resource routes (CONTRACT.md "Routes"), working on the store and the engine. */
+/** The API's resource routes (the API contract, "Routes"), working on the store and the engine. */
 export class ApiHandlers {
 	private readonly cursors: CursorCodec;
 	private readonly specs: {

@@ -142,7 +142,7 @@ function checkNoFilterOrSort(params: URLSearchParams): void {
 	}
 }
 
-/** Parses filter, sort and page of a collection request (CONTRACT.md "Collections"). */
+/** Parses filter, sort and page of a collection request (the API contract, "Collections"). */
 export function parseListQuery<T>(
 	params: URLSearchParams,
 	spec: CollectionSpec<T>,
@@ -192,7 +192,7 @@ export function parseListQuery<T>(
 function compareValues(a: unknown, b: unknown, desc: boolean): number {
 	const aNull = a === null || a === undefined;
 	const bNull = b === null || b === undefined;
-	// Nulls sort last in either direction (CONTRACT.md).
+	// Nulls sort last in either direction (the API contract).
 	if (aNull || bNull) return aNull === bNull ? 0 : aNull ? 1 : -1;
 	const result = (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
 	return desc ? -result : result;

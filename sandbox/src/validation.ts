@@ -95,7 +95,7 @@ const isPath = (value: unknown): value is string | null | undefined =>
 const positiveInteger = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isInteger(value) && value >= 1;
 
-/** Checks a job-create body (CONTRACT.md "Jobs") and returns the new job's attributes. */
+/** Checks a job-create body (the API contract, "Jobs") and returns the new job's attributes. */
 export function validateJobCreate(attrs: Record<string, unknown>, store: Store): JobAttributes {
 	const p = new Problems();
 	const { transferType, source, target, conflictHandling, status, name, userId, groupId, scope, dryRun } = attrs;
