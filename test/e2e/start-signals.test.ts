@@ -16,6 +16,8 @@ const STOP_BOUND_MS = 20_000;
 
 let workDir: string;
 let examplesDir: string;
+/** How long each stop took, printed at the end. */
+const stopTimes: string[] = [];
 
 /** pid → ppid and state of every process, from /proc. */
 function processTable(): Map<number, { ppid: number; state: string; cmd: string }> {
@@ -117,6 +119,7 @@ async function stopAndCheck(started: Started, send: () => void): Promise<void> {
 		if (npmEnded && left.length === 0 && !portsBusy) break;
 		await sleep(250);
 	}
+	stopTimes.push(`${expect.getState().currentTestName}: everything gone ${Date.now() - t0} ms after the signal`);
 	const report = `after ${Date.now() - t0} ms: npm ended ${npmEnded}, left ${JSON.stringify(left)}, ports busy ${portsBusy}\n${started.output().slice(-3000)}`;
 	try {
 		expect({ npmEnded, left, portsBusy }).toEqual({ npmEnded: true, left: [], portsBusy: false });
@@ -149,6 +152,7 @@ beforeAll(async () => {
 }, 30 * MINUTE);
 
 afterAll(() => {
+	process.stdout.write(`${stopTimes.join('\n')}\n`);
 	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
