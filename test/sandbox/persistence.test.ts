@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -169,6 +170,58 @@ describe('sandbox state in a data folder (sandbox.db)', () => {
 				await close(again);
 			}
 		}
+	});
+
+	it('the CLI: a killed sandbox (SIGKILL) keeps what it had answered; the next start says what it kept', async () => {
+		const root = path.resolve(__dirname, '..', '..');
+		const cli = () => {
+			const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/src/cli.ts', '--port', '0', '--data-dir', dataDir], {
+				cwd: root,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			});
+			let out = '';
+			child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+			child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+			const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+			const url = new Promise<string>((resolve, reject) => {
+				const timer = setInterval(() => {
+					const match = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+					if (match) {
+						clearInterval(timer);
+						resolve(match[0]);
+					} else if (child.exitCode !== null) {
+						clearInterval(timer);
+						reject(new Error(out));
+					}
+				}, 50);
+			});
+			return { child, url, exited, output: () => out };
+		};
+		const first = cli();
+		const api = new Api(await first.url);
+		try {
+			expect(first.output()).toMatch(/^Sandbox: new data folder .*: created sandbox\.db and seeded it$/m);
+			api.token = await api.fetchToken('sandbox-client', 'sandbox-secret');
+			const res = await api.post('/groups', { data: { type: 'groups', attributes: { name: 'Survives a kill', accountId: DEMO_IDS.accountId } } });
+			expect(res.status).toBe(201);
+			// The journal writes 5 ms after a change; no close() runs after SIGKILL.
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		} finally {
+			api.close();
+			first.child.kill('SIGKILL');
+			await first.exited;
+		}
+		const second = cli();
+		try {
+			await second.url;
+			expect(second.output()).toMatch(
+				/^Sandbox: kept 3 jobs \(7 transfers, 2 errors\), 3 users, 3 groups, 3 storages, 1 account and 1 token from .*sandbox\.db$/m,
+			);
+		} finally {
+			second.child.kill('SIGTERM');
+			await second.exited;
+		}
+		expect(second.output()).toMatch(/SIGTERM: closing the sandbox/);
 	});
 
 	it('without a data folder nothing is written and nothing is kept', async () => {
