@@ -81,7 +81,7 @@ export class ApiHandlers {
 				PATCH: (c) => this.updateUser(c),
 				DELETE: (c) => this.deleteUser(c),
 			})
-			.add('/jobs', { GET: (c) => this.list(c, this.store.jobs.values(), this.specs.jobs), POST: (c) => this.createJob(c) })
+			.add('/jobs', { GET: (c) => this.list(c, this.jobsToScan(c), this.specs.jobs), POST: (c) => this.createJob(c) })
 			.add('/jobs/{id}', {
 				GET: (c) => this.show(this.store.jobs.get(c.params.id)),
 				PATCH: (c) => this.updateJob(c),
@@ -103,6 +103,12 @@ export class ApiHandlers {
 		throw apiError(405, 'method-not-allowed', detail ?? `${method} is not allowed: this resource is read-only.`, undefined, {
 			Allow: allowed.join(', '),
 		});
+	}
+
+	/** With filter[status], only the jobs of that status (selectPage still checks every filter). */
+	private jobsToScan(ctx: RequestContext): Iterable<Job> {
+		const status = ctx.query.get('filter[status]');
+		return status === null ? this.store.jobs.values() : this.store.jobsWithStatus(status);
 	}
 
 	private storageResources(): Storage[] {

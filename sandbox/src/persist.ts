@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { JobError, JobTransfer } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobError, JobTransfer } from '../../nodes/FileTransferManager/api/types';
 import type { RunState, Stage } from './engine';
 import type { Journal, RecordKind, StorageRecord, Store } from './store';
 
@@ -222,9 +222,11 @@ export class Persistence implements Journal {
 		}
 		for (const row of rows('jobs')) {
 			const id = String(row.id);
-			store.jobs.set(id, JSON.parse(String(row.data)));
+			const job = JSON.parse(String(row.data)) as Job;
+			store.jobs.set(id, job);
 			store.transfers.set(id, []);
 			store.jobErrors.set(id, []);
+			store.indexJob(job);
 		}
 		let transfers = 0;
 		for (const row of rows('job_transfers', 'job_id, seq')) {

@@ -50,6 +50,9 @@ export class Store {
 	readonly transfers = new Map<string, JobTransfer[]>();
 	readonly jobErrors = new Map<string, JobError[]>();
 	private readonly jobListeners = new Set<JobListener>();
+	/** Jobs by status, so that `filter[status]` reads only the jobs of that status. */
+	private readonly jobsByStatus = new Map<string, Set<Job>>();
+	private readonly indexedStatus = new Map<string, string>();
 	/** Set when the sandbox keeps its state in a data folder. */
 	journal: Journal | null = null;
 
@@ -61,6 +64,7 @@ export class Store {
 	/** Marks a job as changed: updatedAt moves forward, the journal and listeners hear of it. */
 	touchJob(job: Job): void {
 		job.attributes.updatedAt = nextTimestamp(job.attributes.updatedAt);
+		this.indexJob(job);
 		this.journal?.changed('jobs', job.id);
 		for (const listener of [...this.jobListeners]) listener(job);
 	}
@@ -74,7 +78,28 @@ export class Store {
 		this.jobs.set(job.id, job);
 		this.transfers.set(job.id, []);
 		this.jobErrors.set(job.id, []);
+		this.indexJob(job);
 		this.journal?.changed('jobs', job.id);
+	}
+
+	/**
+	 * Files a job under its current status. A status changes only together with touchJob (the engine's
+	 * setStatus), which calls this; jobs read from the data folder are filed as they are loaded.
+	 */
+	indexJob(job: Job): void {
+		const status = job.attributes.status;
+		const was = this.indexedStatus.get(job.id);
+		if (was === status) return;
+		if (was !== undefined) this.jobsByStatus.get(was)?.delete(job);
+		let set = this.jobsByStatus.get(status);
+		if (!set) this.jobsByStatus.set(status, (set = new Set()));
+		set.add(job);
+		this.indexedStatus.set(job.id, status);
+	}
+
+	/** The jobs whose status is `status` (in no particular order). */
+	jobsWithStatus(status: string): Iterable<Job> {
+		return this.jobsByStatus.get(status) ?? [];
 	}
 
 	addTransfer(jobId: string, transfer: JobTransfer): void {
