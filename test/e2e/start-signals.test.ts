@@ -119,7 +119,7 @@ async function stopAndCheck(started: Started, send: () => void): Promise<void> {
 		if (npmEnded && left.length === 0 && !portsBusy) break;
 		await sleep(250);
 	}
-	stopTimes.push(`${expect.getState().currentTestName}: everything gone ${Date.now() - t0} ms after the signal`);
+	stopTimes.push(`${expect.getState().currentTestName}: npm and its ${tree.size} descendants gone ${Date.now() - t0} ms after the signal`);
 	const report = `after ${Date.now() - t0} ms: npm ended ${npmEnded}, left ${JSON.stringify(left)}, ports busy ${portsBusy}\n${started.output().slice(-3000)}`;
 	try {
 		expect({ npmEnded, left, portsBusy }).toEqual({ npmEnded: true, left: [], portsBusy: false });
