@@ -37,6 +37,22 @@ export interface ManagedProcess {
 
 const running = new Set<ManagedProcess>();
 let exitHookInstalled = false;
+let shuttingDown = false;
+
+/**
+ * Stops every process started through spawnGroup that still runs (each one's whole process group: SIGTERM,
+ * then SIGKILL after graceMs), and refuses to start new ones from then on, so that a start-up step that is
+ * still under way when a signal arrives cannot leave a process behind.
+ */
+export async function shutdownManaged(graceMs = 10000): Promise<void> {
+	shuttingDown = true;
+	await Promise.all([...running].map((proc) => proc.stop(graceMs)));
+}
+
+/** Whether shutdownManaged() was called. */
+export function isShuttingDown(): boolean {
+	return shuttingDown;
+}
 
 function installExitHook(): void {
 	if (exitHookInstalled) return;
@@ -65,6 +81,7 @@ export interface SpawnOptions {
 
 /** Starts a command in its own process group, keeping its output. */
 export function spawnGroup(command: string, args: string[], options: SpawnOptions): ManagedProcess {
+	if (shuttingDown) throw new Error(`not starting ${options.label}: shutting down`);
 	installExitHook();
 	const child = spawn(command, args, {
 		cwd: options.cwd ?? projectRoot,
@@ -109,7 +126,7 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
 		exited,
 		isRunning: () => !done,
 		async stop(graceMs = 10000) {
-			if (done || !child.pid) return;
+			if (!child.pid) return;
 			const kill = (signal: NodeJS.Signals) => {
 				try {
 					process.kill(-child.pid!, signal);
@@ -117,6 +134,10 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
 					// group already gone
 				}
 			};
+			if (done) {
+				kill('SIGKILL'); // the leader is gone; stragglers of its group (e.g. a task runner) are not
+				return;
+			}
 			kill('SIGTERM');
 			const timer = setTimeout(() => kill('SIGKILL'), graceMs);
 			await exited;
