@@ -538,19 +538,25 @@ export interface FileTransferManagerCredentialData {
 }
 
 /** Creates the File Transfer Manager credential, or updates the one with the same name. */
+/**
+ * The credential of that name and type: created when missing; an existing one is updated with `data`, or,
+ * with `keepExisting`, left exactly as it is (so that a user's edits in n8n survive).
+ */
 export async function ensureCredential(
 	api: PublicApiClient,
 	name: string,
 	data: FileTransferManagerCredentialData,
-): Promise<CredentialRef & { created: boolean }> {
+	options: { keepExisting?: boolean } = {},
+): Promise<CredentialRef & { created: boolean; updated: boolean }> {
 	const all = await api.list<{ id: string; name: string; type: string }>('/credentials');
 	const found = all.find((c) => c.name === name && c.type === CREDENTIAL_TYPE);
 	if (found) {
+		if (options.keepExisting) return { id: found.id, name, created: false, updated: false };
 		await api.call('PATCH', `/credentials/${found.id}`, { name, type: CREDENTIAL_TYPE, data });
-		return { id: found.id, name, created: false };
+		return { id: found.id, name, created: false, updated: true };
 	}
 	const created = await api.call<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
-	return { id: created.id, name, created: true };
+	return { id: created.id, name, created: true, updated: false };
 }
 
 export interface WorkflowJson {

@@ -47,6 +47,8 @@ const SANDBOX_CLIENT_SECRET = 'sandbox-secret';
 
 interface DevLogin extends OwnerAccount {
 	apiKey?: string;
+	/** The sandbox address the credential was last written for. */
+	sandboxBaseUrl?: string;
 }
 
 const started: ManagedProcess[] = [];
@@ -245,11 +247,24 @@ async function main(): Promise<void> {
 	saveLogin(login);
 	const api = new PublicApiClient(n8n.url, login.apiKey);
 
-	const credential = await ensureCredential(api, CREDENTIAL_NAME, {
-		baseUrl: sandbox.baseUrl,
-		clientId: SANDBOX_CLIENT_ID,
-		clientSecret: SANDBOX_CLIENT_SECRET,
-	});
+	// The credential is written once; later starts leave the user's edits alone, unless the sandbox moved
+	// to another address (then the old Base URL would point at nothing).
+	const moved = login.sandboxBaseUrl !== undefined && login.sandboxBaseUrl !== sandbox.baseUrl;
+	const credential = await ensureCredential(
+		api,
+		CREDENTIAL_NAME,
+		{ baseUrl: sandbox.baseUrl, clientId: SANDBOX_CLIENT_ID, clientSecret: SANDBOX_CLIENT_SECRET },
+		{ keepExisting: !moved },
+	);
+	login.sandboxBaseUrl = sandbox.baseUrl;
+	saveLogin(login);
+	say(
+		credential.created
+			? `credential: created "${CREDENTIAL_NAME}" for the sandbox`
+			: credential.updated
+				? `credential: "${CREDENTIAL_NAME}" updated, since the sandbox now listens on ${sandbox.baseUrl}`
+				: `credential: kept "${CREDENTIAL_NAME}" as it is (your edits stay; delete it in n8n to get the default back)`,
+	);
 
 	const imported: string[] = [];
 	for (const { file, workflow } of readExamples(examplesDir)) {
