@@ -1,7 +1,7 @@
 /** The checks of the records: job statuses, attributes, accountId, a job's transfers and errors, sync conflict handling, a missing record. */
 import { routes } from '../../../../api/routes';
 import type { ResourceType } from '../../../../api/types';
-import { JOB_STATUSES } from '../../../../api/types';
+import { JOB_STATS_FIELDS, JOB_STATUSES } from '../../../../api/types';
 import { shown } from '../../../../helpers/validate';
 import type { CheckSpec, Outcome } from '../outcome';
 import { NOTHING_TO_FIX, cannotTell, errorCodeOf, errorText, httpCodeOf, isTokenFailure, plural } from '../outcome';
@@ -35,18 +35,7 @@ const KNOWN_ATTRIBUTES: Partial<Record<ResourceType, readonly string[]>> = {
 	storages: ['type', 'name', 'status', 'metadata', 'stats', 'createdAt', 'updatedAt'],
 };
 
-const KNOWN_JOB_STATS = [
-	'startedAt',
-	'finishedAt',
-	'estimatedDuration',
-	'estimatedCost',
-	'estimatedFinishedAt',
-	'scannedFilesCount',
-	'filesCount',
-	'filesSize',
-	'transferredCount',
-	'transferredSize',
-];
+const KNOWN_JOB_STATS: readonly string[] = JOB_STATS_FIELDS;
 
 /** The sample of jobs, or the outcome to report when it cannot be had or is empty. */
 async function jobSample(probe: Probe): Promise<Rec[] | Outcome> {
