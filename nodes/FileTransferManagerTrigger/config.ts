@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { FINAL_JOB_STATUSES, TRANSFER_TYPES } from '../FileTransferManager/api/types';
+import { FINAL_JOB_STATUSES } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/helpers/errors';
-import type { FilterSpec } from '../FileTransferManager/helpers/validate';
+import { jobFilters } from '../FileTransferManager/helpers/jobFilters';
 import { filterQuery, filterValue } from '../FileTransferManager/helpers/validate';
 import { MAX_ATTACHED_ERRORS } from './description';
 import { hashText } from './state';
@@ -23,14 +23,7 @@ export interface TriggerConfig {
 }
 
 /** The Filters collection; Dry Runs is read on its own, since its three choices map to two filter values. */
-const FILTERS: FilterSpec[] = [
-	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
-	{ name: 'groupId', field: 'groupId', label: 'Group', kind: 'id' },
-	{ name: 'userId', field: 'userId', label: 'User', kind: 'id' },
-	{ name: 'sourceStorageId', field: 'source.id', label: 'Source Storage', kind: 'id' },
-	{ name: 'targetStorageId', field: 'target.id', label: 'Target Storage', kind: 'id' },
-	{ name: 'transferType', field: 'transferType', label: 'Transfer Type', kind: { oneOf: TRANSFER_TYPES } },
-];
+const FILTERS = jobFilters(['accountId', 'groupId', 'userId', 'sourceStorageId', 'targetStorageId', 'transferType']);
 
 const DRY_RUNS = ['include', 'exclude', 'only'] as const;
 

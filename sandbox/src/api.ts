@@ -24,7 +24,11 @@ export interface SandboxOptions {
 	tokenTtlSeconds?: number;
 	/** Job time runs this many times faster than real time (default 1). */
 	speed?: number;
-	/** Folder that holds the storages' files; default: a new temporary folder, removed on close(). */
+	/**
+	 * Data folder: the storages' files and `sandbox.db`, which keeps the whole state (jobs with their
+	 * transfers and errors, users, groups, storages, accounts, tokens, runs in progress) across restarts.
+	 * Default: a new temporary folder for the files, removed on close(), and the state in memory only.
+	 */
 	dataDir?: string;
 	/** Seed the demo data (default true). */
 	demo?: boolean;
@@ -167,7 +171,29 @@ export interface Sandbox {
 	control: SandboxControl;
 	faults: SandboxFaults;
 	requests: SandboxRequestLog;
+	/** What the data folder held at start. */
+	data: SandboxDataInfo;
 	close(): Promise<void>;
+}
+
+export interface SandboxDataInfo {
+	dataDir: string;
+	/** The database file; null when the state lives in memory (no dataDir given). */
+	database: string | null;
+	/** True when this start created the state (seeded it), false when it was read from the database. */
+	created: boolean;
+	/** Records read from the database (all 0 when created); resumedRuns: job runs that carry on. */
+	kept: {
+		accounts: number;
+		groups: number;
+		users: number;
+		storages: number;
+		jobs: number;
+		transfers: number;
+		errors: number;
+		tokens: number;
+		resumedRuns: number;
+	};
 }
 
 /** Ids of the demo data, fixed so that docs and examples can name them. */

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { OAuthErrorBody, TokenResponse } from '../../nodes/FileTransferManager/api/types';
 import { apiError } from './errors';
 
@@ -14,9 +14,15 @@ const sameText = (a: string, b: string): boolean => {
 	return x.length === y.length && timingSafeEqual(x, y);
 };
 
+/** Tokens are kept (in memory and on disk) only as their SHA-256, never as issued. */
+export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('base64url');
+
 /** OAuth 2.0 client-credentials issuer and bearer-token check (RFC 6749, RFC 6750). */
 export class Auth {
+	/** Token hash → expiry (ms since the epoch; 0 once expired on purpose). */
 	private readonly tokens = new Map<string, number>();
+	/** Hears of every issued or expired token (the data folder's journal). */
+	onChange: ((hash: string, expiresAt: number) => void) | null = null;
 
 	constructor(
 		readonly clientId: string,
@@ -74,7 +80,7 @@ export class Auth {
 			);
 		}
 		const accessToken = randomBytes(24).toString('base64url');
-		this.tokens.set(accessToken, Date.now() + this.ttlSeconds * 1000);
+		this.setToken(tokenHash(accessToken), Date.now() + this.ttlSeconds * 1000);
 		return {
 			status: 200,
 			body: { access_token: accessToken, token_type: 'Bearer', expires_in: this.ttlSeconds },
@@ -87,7 +93,7 @@ export class Auth {
 		const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
 		let detail = 'An access token is required: send "Authorization: Bearer <token>".';
 		if (match) {
-			const expiresAt = this.tokens.get(match[1]);
+			const expiresAt = this.tokens.get(tokenHash(match[1]));
 			if (expiresAt !== undefined && Date.now() < expiresAt) return;
 			detail = expiresAt === undefined ? 'The access token is unknown.' : 'The access token has expired.';
 		}
@@ -97,11 +103,26 @@ export class Auth {
 	/** Expires one token (when given) or every token issued so far. */
 	expire(authorization?: string): void {
 		if (authorization === undefined) {
-			for (const token of this.tokens.keys()) this.tokens.set(token, 0);
+			for (const hash of [...this.tokens.keys()]) this.setToken(hash, 0);
 			return;
 		}
 		const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-		if (match && this.tokens.has(match[1])) this.tokens.set(match[1], 0);
+		const hash = match ? tokenHash(match[1]) : undefined;
+		if (hash && this.tokens.has(hash)) this.setToken(hash, 0);
+	}
+
+	/** Tokens issued before a restart (hash → expiry), from the data folder. */
+	load(tokens: Iterable<[string, number]>): void {
+		for (const [hash, expiresAt] of tokens) this.tokens.set(hash, expiresAt);
+	}
+
+	get tokenCount(): number {
+		return this.tokens.size;
+	}
+
+	private setToken(hash: string, expiresAt: number): void {
+		this.tokens.set(hash, expiresAt);
+		this.onChange?.(hash, expiresAt);
 	}
 }
 

@@ -1,5 +1,6 @@
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEMO_IDS, startSandbox } from './index';
+import { DB_FILE, DEMO_IDS, type Sandbox, startSandbox } from './index';
 
 const HELP = `Usage: npm run sandbox -- [options]
 
@@ -8,7 +9,10 @@ const HELP = `Usage: npm run sandbox -- [options]
   --client-secret S     client secret (default sandbox-secret)
   --token-ttl SECONDS   access token lifetime (default 86400)
   --speed FACTOR        job time runs FACTOR times faster (default 1)
-  --data-dir DIR        keep the storages' files in DIR (reused; demo files seeded only into new folders)
+  --data-dir DIR        keep everything in DIR: the storages' files and sandbox.db (jobs with their
+                        transfers and errors, users, groups, storages, tokens, running jobs), reused
+                        by the next start; a new DIR is seeded with the demo data once
+                        (default: a temporary folder and the state in memory, both gone on exit)
   --seed N              seed for demo file contents and chaos (default 1)
   --no-demo             start without demo groups, users, files and jobs
   --deviate A,B         deviate from the contract in the named ways (see docs/api-contract.md), e.g.
@@ -54,6 +58,7 @@ async function main(): Promise<void> {
 	});
 	process.stdout.write(
 		[
+			keptLine(sandbox),
 			`Sandbox listening on ${sandbox.baseUrl}`,
 			`  token URL:     ${sandbox.baseUrl}/oauth/token`,
 			`  client id:     ${sandbox.clientId}`,
@@ -81,6 +86,26 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', () => stop('SIGINT'));
 	process.on('SIGTERM', () => stop('SIGTERM'));
+	process.on('SIGHUP', () => stop('SIGHUP'));
+	process.stdout.on('error', () => undefined);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** One line on what the data folder held: "Sandbox: kept 12 jobs, 3 users, 2 groups ... from .sandbox-data/". */
+export function keptLine(sandbox: Sandbox): string {
+	const { data } = sandbox;
+	if (!data.database) return `Sandbox: state in memory (no --data-dir): nothing is kept after it stops; files in ${data.dataDir}`;
+	const relative = path.relative(process.cwd(), data.dataDir);
+	const where = `${relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : data.dataDir}/`;
+	if (data.created) return `Sandbox: new data folder ${where}: created ${DB_FILE} and seeded it`;
+	const k = data.kept;
+	return (
+		`Sandbox: kept ${plural(k.jobs, 'job')} (${plural(k.transfers, 'transfer')}, ${plural(k.errors, 'error')}), ` +
+		`${plural(k.users, 'user')}, ${plural(k.groups, 'group')}, ${plural(k.storages, 'storage')}, ` +
+		`${plural(k.accounts, 'account')} and ${plural(k.tokens, 'token')} from ${where}${DB_FILE}` +
+		(k.resumedRuns ? `; ${plural(k.resumedRuns, 'running job')} carr${k.resumedRuns === 1 ? 'ies' : 'y'} on` : '')
+	);
 }
 
 main().catch((error) => {

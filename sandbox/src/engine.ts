@@ -6,7 +6,22 @@ import { diskPath, listFiles, normalizeStoragePath, removeFile, writeFileDeep, t
 import type { StorageRecord, Store } from './store';
 import { md5Hex, nextTimestamp, s3Etag, uuid } from './util';
 
-type Stage = 'scanning' | 'running';
+export type Stage = 'scanning' | 'running';
+
+/**
+ * What the data folder keeps of a run, enough to carry it on after a restart: the source's listing (taken
+ * once), how far the scan and the transfers got, and whether it is halted. The files in scope are the
+ * listing's first `scanIndex` entries that match the job's scope rules, so they are not kept separately.
+ */
+export interface RunState {
+	stage: Stage;
+	halted: 'paused' | 'stuck' | null;
+	listing: ListedFile[] | null;
+	sourceIsFile: boolean;
+	scanIndex: number;
+	transferIndex: number;
+	errorCount: number;
+}
 
 interface PlannedFile extends ListedFile {
 	/** Source file on disk. */
@@ -142,11 +157,69 @@ export class Engine {
 		}
 	}
 
+	/** Stops all work. The runs stay as they are, so that the data folder keeps them for the next start. */
 	close(): void {
 		this.closed = true;
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
-		this.runs.clear();
+		for (const run of this.runs.values()) run.timer = null;
+	}
+
+	/** The run of a job (undefined when the job has none: it ended, or never ran in this engine). */
+	runOf(jobId: string): RunState | undefined {
+		return this.runs.get(jobId);
+	}
+
+	/** The stage a job without a run (inserted, demo) was in when it was paused or went stuck. */
+	haltedStageOf(jobId: string): Stage | undefined {
+		return this.haltedStage.get(jobId);
+	}
+
+	/**
+	 * Carries on the runs the data folder kept (after a restart): each run continues where it was, a halted
+	 * one stays halted (a stuck one continues when its storages are available). Returns how many continue.
+	 */
+	restore(runs: Iterable<[string, RunState]>, halted: Iterable<[string, Stage]>): number {
+		for (const [jobId, stage] of halted) if (this.store.jobs.has(jobId)) this.haltedStage.set(jobId, stage);
+		let continuing = 0;
+		for (const [jobId, state] of runs) {
+			const job = this.store.jobs.get(jobId);
+			const source = job && this.store.storages.get(job.attributes.source.id);
+			if (!job || !source || isFinal(job.attributes.status)) {
+				if (job) this.store.changed('jobs', jobId); // writes the job without a run: the stale run row goes
+				continue;
+			}
+			const run: Run = {
+				job,
+				stage: state.stage,
+				listing: state.listing,
+				sourceRoot: diskPath(source, job.attributes.source.path),
+				scanIndex: state.scanIndex,
+				planned: [],
+				transferIndex: state.transferIndex,
+				halted: state.halted,
+				timer: null,
+				errorCount: state.errorCount,
+				sourceIsFile: state.sourceIsFile,
+				remainingMs: 0,
+			};
+			for (const file of (state.listing ?? []).slice(0, state.scanIndex)) {
+				if (this.inScope(job, file.name)) run.planned.push(this.planned(run, file));
+			}
+			run.remainingMs = run.planned
+				.slice(run.transferIndex)
+				.reduce((sum, f) => sum + transferCostMs(f.size, job.attributes.transferRateLimit), 0);
+			this.runs.set(jobId, run);
+			if (run.halted === 'stuck' && this.storagesReady(run)) {
+				run.halted = null;
+				this.setStatus(job, run.stage);
+			}
+			if (run.halted === null) {
+				continuing++;
+				this.later(run, TIMING.stageMs, () => this.continue(run));
+			}
+		}
+		return continuing;
 	}
 
 	private storagesReady(run: Run): boolean {
@@ -155,7 +228,10 @@ export class Engine {
 	}
 
 	private setStatus(job: Job, status: JobStatus): void {
-		if (job.attributes.status === status) return;
+		if (job.attributes.status === status) {
+			this.store.changed('jobs', job.id); // its run may have changed (halted, stage): the journal writes both
+			return;
+		}
 		job.attributes.status = status;
 		if (isFinal(status)) job.attributes.stats.finishedAt = nextTimestamp(null);
 		this.store.touchJob(job);
@@ -253,10 +329,14 @@ export class Engine {
 		if (this.inScope(run.job, file.name)) {
 			stats.filesCount++;
 			stats.filesSize += file.size;
-			const abs = run.sourceIsFile ? run.sourceRoot : path.join(run.sourceRoot, ...file.rel.split('/'));
-			run.planned.push({ ...file, abs });
+			run.planned.push(this.planned(run, file));
 		}
 		this.store.touchJob(run.job);
+	}
+
+	private planned(run: Run, file: ListedFile): PlannedFile {
+		const abs = run.sourceIsFile ? run.sourceRoot : path.join(run.sourceRoot, ...file.rel.split('/'));
+		return { ...file, abs };
 	}
 
 	private inScope(job: Job, name: string): boolean {
@@ -379,12 +459,12 @@ export class Engine {
 	}
 
 	private record(job: Job, transfer: JobTransfer): void {
-		this.store.transfers.get(job.id)?.push(transfer);
+		this.store.addTransfer(job.id, transfer);
 	}
 
 	/** Adds a job-error record (also used by the control API). */
 	addError(job: Job, sourcePath: string, message: string, event: 'error' | 'warning' = 'error'): void {
-		this.store.jobErrors.get(job.id)?.push({
+		this.store.addJobError(job.id, {
 			id: uuid(),
 			type: 'job-errors',
 			attributes: { sourcePath, message, timestamp: nextTimestamp(null), event },

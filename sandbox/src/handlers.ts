@@ -31,9 +31,9 @@ const STORAGE_SORTS = [...STORAGE_FILTERS, 'stats.capacity.bytesUsed', 'stats.ca
 
 const listBody = <T>(page: Page<T>) => ({ data: page.data, meta: { page: { after: page.after, total: page.total } } });
 
-/** The API's resource routes (CONTRACT.md "Routes"), working on the store and the engine. */
+/** The API's resource routes (the API contract, "Routes"), working on the store and the engine. */
 export class ApiHandlers {
-	private readonly cursors = new CursorCodec();
+	private readonly cursors: CursorCodec;
 	private readonly specs: {
 		accounts: CollectionSpec<Account>;
 		groups: CollectionSpec<Group>;
@@ -45,7 +45,9 @@ export class ApiHandlers {
 	constructor(
 		private readonly store: Store,
 		private readonly engine: Engine,
+		cursorKey?: Buffer,
 	) {
+		this.cursors = new CursorCodec(cursorKey);
 		const enabled = (s: Storage) => this.store.storages.get(s.id)?.available ?? true;
 		this.specs = {
 			accounts: resourceSpec<Account>('accounts', ACCOUNT_FIELDS, ACCOUNT_FIELDS),
@@ -79,7 +81,7 @@ export class ApiHandlers {
 				PATCH: (c) => this.updateUser(c),
 				DELETE: (c) => this.deleteUser(c),
 			})
-			.add('/jobs', { GET: (c) => this.list(c, this.store.jobs.values(), this.specs.jobs), POST: (c) => this.createJob(c) })
+			.add('/jobs', { GET: (c) => this.list(c, this.jobsToScan(c), this.specs.jobs), POST: (c) => this.createJob(c) })
 			.add('/jobs/{id}', {
 				GET: (c) => this.show(this.store.jobs.get(c.params.id)),
 				PATCH: (c) => this.updateJob(c),
@@ -101,6 +103,12 @@ export class ApiHandlers {
 		throw apiError(405, 'method-not-allowed', detail ?? `${method} is not allowed: this resource is read-only.`, undefined, {
 			Allow: allowed.join(', '),
 		});
+	}
+
+	/** With filter[status], only the jobs of that status (selectPage still checks every filter). */
+	private jobsToScan(ctx: RequestContext): Iterable<Job> {
+		const status = ctx.query.get('filter[status]');
+		return status === null ? this.store.jobs.values() : this.store.jobsWithStatus(status);
 	}
 
 	private storageResources(): Storage[] {
@@ -154,6 +162,7 @@ export class ApiHandlers {
 			attributes: { accountId: accountId!, deploymentId: accountId!, name: a.name as string, createdAt: now, updatedAt: now },
 		};
 		this.store.groups.set(group.id, group);
+		this.store.changed('groups', group.id);
 		return this.created(group, ctx);
 	}
 
@@ -168,16 +177,19 @@ export class ApiHandlers {
 		if (typeof a.name === 'string' && a.name !== group.attributes.name) {
 			group.attributes.name = a.name;
 			group.attributes.updatedAt = nextTimestamp(group.attributes.updatedAt);
+			this.store.changed('groups', group.id);
 		}
 		return { status: 200, body: { data: group } };
 	}
 
 	private deleteGroup(ctx: RequestContext): Answer {
 		if (!this.store.groups.delete(ctx.params.id)) throw notFound();
+		this.store.changed('groups', ctx.params.id);
 		for (const user of this.store.users.values()) {
 			if (user.attributes.groupId === ctx.params.id) {
 				user.attributes.groupId = null;
 				user.attributes.updatedAt = nextTimestamp(user.attributes.updatedAt);
+				this.store.changed('users', user.id);
 			}
 		}
 		return { status: 204 };
@@ -239,6 +251,7 @@ export class ApiHandlers {
 			},
 		};
 		this.store.users.set(user.id, user);
+		this.store.changed('users', user.id);
 		return this.created(user, ctx);
 	}
 
@@ -264,12 +277,16 @@ export class ApiHandlers {
 				changed = true;
 			}
 		}
-		if (changed) user.attributes.updatedAt = nextTimestamp(user.attributes.updatedAt);
+		if (changed) {
+			user.attributes.updatedAt = nextTimestamp(user.attributes.updatedAt);
+			this.store.changed('users', user.id);
+		}
 		return { status: 200, body: { data: user } };
 	}
 
 	private deleteUser(ctx: RequestContext): Answer {
 		if (!this.store.users.delete(ctx.params.id)) throw notFound();
+		this.store.changed('users', ctx.params.id);
 		return { status: 204 };
 	}
 

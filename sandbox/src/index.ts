@@ -9,6 +9,7 @@ import type { Sandbox, SandboxControl, SandboxOptions, SandboxState } from './ap
 import { Auth } from './auth';
 import { DEMO_IDS, defaultJobAttributes, seed } from './demo';
 import { Engine, isFinal } from './engine';
+import { type Kept, Persistence } from './persist';
 import { FaultInjector, RequestLog } from './faults';
 import { ApiHandlers } from './handlers';
 import { Router } from './router';
@@ -19,6 +20,7 @@ import { Store } from './store';
 import { clone, iso, uuid } from './util';
 
 export { DEMO_IDS };
+export { SandboxDataError, DB_FILE } from './persist';
 export type * from './api';
 
 export const DEFAULT_CLIENT_ID = 'sandbox-client';
@@ -34,13 +36,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	fs.mkdirSync(dataDir, { recursive: true });
 
 	const store = new Store();
-	seed(store, dataDir, options.demo ?? true, options.seed ?? 1);
+	// A given data folder keeps the whole state in its database; without one the sandbox lives in memory.
+	const persistence = ownDir ? undefined : Persistence.open(dataDir);
+	let kept: Kept | undefined;
+	if (persistence && !persistence.fresh) {
+		kept = persistence.load(store);
+		for (const storage of store.storages.values()) fs.mkdirSync(storage.dir, { recursive: true });
+	} else {
+		seed(store, dataDir, options.demo ?? true, options.seed ?? 1);
+		persistence?.attach(store, true);
+	}
 	const engine = new Engine(store, speed);
 	const auth = new Auth(clientId, clientSecret, options.tokenTtlSeconds ?? 86400);
+	let resumedRuns = 0;
+	if (persistence) {
+		persistence.setRunSource(engine);
+		auth.load(persistence.tokensKept());
+		auth.onChange = (hash, expiresAt) => persistence.token(hash, expiresAt);
+		if (kept) resumedRuns = engine.restore(kept.runs, kept.halted);
+	}
 	const faults = new FaultInjector();
 	const requests = new RequestLog();
 	const apiRouter = new Router();
-	new ApiHandlers(store, engine).register(apiRouter);
+	new ApiHandlers(store, engine, persistence?.cursorKey).register(apiRouter);
 
 	const requireJob = (id: string): Job => {
 		const job = store.jobs.get(id);
@@ -113,6 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			const storage = requireStorage(storageId);
 			if (storage.available === available) return;
 			storage.available = available;
+			store.changed('storages', storage.id);
 			engine.storageAvailabilityChanged(storage);
 		},
 		expireTokens(): void {
@@ -156,13 +175,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	// races clients that reuse a socket just then ("socket hang up"); close() destroys them anyway.
 	server.keepAliveTimeout = 60_000;
 	server.headersTimeout = 65_000;
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(options.port ?? 0, '127.0.0.1', () => {
-			server.off('error', reject);
-			resolve();
+	try {
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(options.port ?? 0, '127.0.0.1', () => {
+				server.off('error', reject);
+				resolve();
+			});
 		});
-	});
+	} catch (error) {
+		engine.close();
+		persistence?.close();
+		if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
+		throw error;
+	}
 	const { port } = server.address() as AddressInfo;
 	const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -176,6 +202,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		control,
 		faults,
 		requests,
+		data: {
+			dataDir,
+			database: persistence?.file ?? null,
+			created: !kept,
+			kept: {
+				accounts: kept?.accounts ?? 0,
+				groups: kept?.groups ?? 0,
+				users: kept?.users ?? 0,
+				storages: kept?.storages ?? 0,
+				jobs: kept?.jobs ?? 0,
+				transfers: kept?.transfers ?? 0,
+				errors: kept?.errors ?? 0,
+				tokens: kept?.tokens ?? 0,
+				resumedRuns,
+			},
+		},
 		close() {
 			closing ??= (async () => {
 				engine.close();
@@ -185,6 +227,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 					server.close(() => resolve());
 					server.closeAllConnections();
 				});
+				persistence?.close(); // writes what is left: the runs as they stopped, to carry on next start
 				if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
 			})();
 			return closing;

@@ -85,7 +85,8 @@ export function resourceSpec<T extends { id: string; attributes: object }>(
 
 /** Issues and checks opaque cursors; a cursor the server did not sign is rejected. */
 export class CursorCodec {
-	private readonly key = randomBytes(32);
+	/** The signing key: random per server, or kept in the data folder so that cursors outlive a restart. */
+	constructor(private readonly key: Buffer = randomBytes(32)) {}
 
 	encode(payload: unknown): string {
 		const body = Buffer.from(JSON.stringify(payload)).toString('base64url');

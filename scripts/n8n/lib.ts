@@ -37,6 +37,22 @@ export interface ManagedProcess {
 
 const running = new Set<ManagedProcess>();
 let exitHookInstalled = false;
+let shuttingDown = false;
+
+/**
+ * Stops every process started through spawnGroup that still runs (each one's whole process group: SIGTERM,
+ * then SIGKILL after graceMs), and refuses to start new ones from then on, so that a start-up step that is
+ * still under way when a signal arrives cannot leave a process behind.
+ */
+export async function shutdownManaged(graceMs = 10000): Promise<void> {
+	shuttingDown = true;
+	await Promise.all([...running].map((proc) => proc.stop(graceMs)));
+}
+
+/** Whether shutdownManaged() was called. */
+export function isShuttingDown(): boolean {
+	return shuttingDown;
+}
 
 function installExitHook(): void {
 	if (exitHookInstalled) return;
@@ -65,6 +81,7 @@ export interface SpawnOptions {
 
 /** Starts a command in its own process group, keeping its output. */
 export function spawnGroup(command: string, args: string[], options: SpawnOptions): ManagedProcess {
+	if (shuttingDown) throw new Error(`not starting ${options.label}: shutting down`);
 	installExitHook();
 	const child = spawn(command, args, {
 		cwd: options.cwd ?? projectRoot,
@@ -109,7 +126,7 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
 		exited,
 		isRunning: () => !done,
 		async stop(graceMs = 10000) {
-			if (done || !child.pid) return;
+			if (!child.pid) return;
 			const kill = (signal: NodeJS.Signals) => {
 				try {
 					process.kill(-child.pid!, signal);
@@ -117,6 +134,10 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
 					// group already gone
 				}
 			};
+			if (done) {
+				kill('SIGKILL'); // the leader is gone; stragglers of its group (e.g. a task runner) are not
+				return;
+			}
 			kill('SIGTERM');
 			const timer = setTimeout(() => kill('SIGKILL'), graceMs);
 			await exited;
@@ -517,19 +538,25 @@ export interface FileTransferManagerCredentialData {
 }
 
 /** Creates the File Transfer Manager credential, or updates the one with the same name. */
+/**
+ * The credential of that name and type: created when missing; an existing one is updated with `data`, or,
+ * with `keepExisting`, left exactly as it is (so that a user's edits in n8n survive).
+ */
 export async function ensureCredential(
 	api: PublicApiClient,
 	name: string,
 	data: FileTransferManagerCredentialData,
-): Promise<CredentialRef & { created: boolean }> {
+	options: { keepExisting?: boolean } = {},
+): Promise<CredentialRef & { created: boolean; updated: boolean }> {
 	const all = await api.list<{ id: string; name: string; type: string }>('/credentials');
 	const found = all.find((c) => c.name === name && c.type === CREDENTIAL_TYPE);
 	if (found) {
+		if (options.keepExisting) return { id: found.id, name, created: false, updated: false };
 		await api.call('PATCH', `/credentials/${found.id}`, { name, type: CREDENTIAL_TYPE, data });
-		return { id: found.id, name, created: false };
+		return { id: found.id, name, created: false, updated: true };
 	}
 	const created = await api.call<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
-	return { id: created.id, name, created: true };
+	return { id: created.id, name, created: true, updated: false };
 }
 
 export interface WorkflowJson {

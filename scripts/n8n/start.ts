@@ -2,8 +2,12 @@
  * `npm start`: builds and packs this package, starts the sandbox and real n8n with the package installed
  * the way users install it, then sets n8n up (owner, API key, credential, example workflows).
  * Options: --port N (n8n, default 5678), --sandbox-port N (default 8787), --speed F (sandbox job speed),
- * --examples DIR (workflows to import, default examples/; those saved with "active": true are activated).
- * Ctrl-C stops everything it started. A second run reuses .n8n-data/ and .sandbox-data/.
+ * --examples DIR (workflows to import, default examples/; those saved with "active": true are activated),
+ * --data-dir DIR (n8n's data in DIR/n8n and the sandbox's in DIR/sandbox instead of .n8n-data/ and
+ * .sandbox-data/), --no-build (pack the dist/ of an earlier build as it is).
+ * SIGINT (Ctrl-C), SIGTERM and SIGHUP (terminal closed) stop everything it started, and so does the end of
+ * the process that started it (npm): every child runs in its own process group, which is stopped as a whole
+ * (SIGTERM, SIGKILL after a bound). A second run reuses the data folders.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,6 +28,7 @@ import {
 	installPackage,
 	portInUse,
 	projectRoot,
+	shutdownManaged,
 	startN8n,
 	startSandboxProcess,
 	tempDir,
@@ -32,20 +37,41 @@ import {
 	type WorkflowJson,
 } from './lib';
 
-const USER_FOLDER = path.join(projectRoot, '.n8n-data');
-const SANDBOX_DATA = path.join(projectRoot, '.sandbox-data');
-const LOG_DIR = path.join(USER_FOLDER, 'logs');
-const LOGIN_FILE = path.join(USER_FOLDER, 'dev-login.json');
+let USER_FOLDER = path.join(projectRoot, '.n8n-data');
+let SANDBOX_DATA = path.join(projectRoot, '.sandbox-data');
+let LOG_DIR = path.join(USER_FOLDER, 'logs');
+let LOGIN_FILE = path.join(USER_FOLDER, 'dev-login.json');
 const CREDENTIAL_NAME = 'File Transfer Manager (sandbox)';
 const SANDBOX_CLIENT_ID = 'sandbox-client';
 const SANDBOX_CLIENT_SECRET = 'sandbox-secret';
 
 interface DevLogin extends OwnerAccount {
 	apiKey?: string;
+	/** The sandbox address the credential was last written for. */
+	sandboxBaseUrl?: string;
 }
 
 const started: ManagedProcess[] = [];
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const say = (line: string) => {
+	try {
+		process.stdout.write(`${line}\n`);
+	} catch {
+		// the terminal is gone (SIGHUP): keep stopping anyway
+	}
+};
+// Writing to a closed terminal fails asynchronously (EIO, EPIPE); that must not end the process before it
+// has stopped its children.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+
+/** Bounds of a stop: n8n gets this long to shut down after SIGTERM, the sandbox less; then SIGKILL. */
+const N8N_STOP_GRACE_MS = 8000;
+const SANDBOX_STOP_GRACE_MS = 3000;
+/** A path as the user reads it: relative to the project when inside it, else absolute. */
+const shown = (file: string) => {
+	const relative = path.relative(projectRoot, file);
+	return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+};
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 function readLogin(): DevLogin {
@@ -83,15 +109,69 @@ function readExamples(dir: string): Array<{ file: string; workflow: WorkflowJson
 		});
 }
 
+let stopping = 0;
+
+/** Stops every child (whole process groups, bounded), then exits. Safe to call more than once. */
+async function stopAll(reason: string, code: number): Promise<void> {
+	if (stopping) return;
+	stopping = Date.now();
+	say(`\n${reason}: stopping n8n and the sandbox...`);
+	// Processes still starting (build, pack, install) are in shutdownManaged's set too, and no new one starts.
+	const bounded = started.map((proc) => proc.stop(proc.label === 'n8n' ? N8N_STOP_GRACE_MS : SANDBOX_STOP_GRACE_MS));
+	await Promise.all([...bounded, shutdownManaged(SANDBOX_STOP_GRACE_MS)]);
+	say('Stopped.');
+	process.exit(code);
+}
+
+function installStopHandlers(): void {
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(signal, () => {
+			// Ctrl-C reaches this process twice (from the terminal and relayed by npm): only a later one forces.
+			if (stopping && Date.now() - stopping > 2000) {
+				say('Forcing exit.');
+				for (const proc of started) {
+					try {
+						if (proc.child.pid) process.kill(-proc.child.pid, 'SIGKILL');
+					} catch {
+						// gone
+					}
+				}
+				process.exit(130);
+			}
+			void stopAll(signal, 0);
+		});
+	}
+	// npm forwards SIGINT and SIGTERM to this process (the script runs it with exec) but not SIGHUP, and
+	// nothing is forwarded when npm is killed: when the parent goes away, this process is orphaned and its
+	// parent id changes. Then nobody can stop it any more, so it stops itself.
+	const parent = process.ppid;
+	if (parent > 1) {
+		const timer = setInterval(() => {
+			if (process.ppid !== parent) void stopAll(`the parent process (${parent}) ended`, 0);
+		}, 250);
+		timer.unref();
+	}
+}
+
 async function main(): Promise<void> {
+	installStopHandlers();
 	const { values } = parseArgs({
 		options: {
 			port: { type: 'string' },
 			'sandbox-port': { type: 'string' },
 			speed: { type: 'string' },
 			examples: { type: 'string', default: path.join(projectRoot, 'examples') },
+			'data-dir': { type: 'string' },
+			'no-build': { type: 'boolean', default: false },
 		},
 	});
+	if (values['data-dir']) {
+		const dataDir = path.resolve(values['data-dir']);
+		USER_FOLDER = path.join(dataDir, 'n8n');
+		SANDBOX_DATA = path.join(dataDir, 'sandbox');
+		LOG_DIR = path.join(USER_FOLDER, 'logs');
+		LOGIN_FILE = path.join(USER_FOLDER, 'dev-login.json');
+	}
 	const examplesDir = path.resolve(values.examples!);
 	const n8nPort = portOption(values.port ?? process.env.N8N_PORT, 5678, 'port');
 	const sandboxPort = portOption(values['sandbox-port'], 8787, 'sandbox-port');
@@ -106,26 +186,6 @@ async function main(): Promise<void> {
 		}
 	}
 
-	let stopping = 0;
-	const stopAll = async (reason: string, code: number) => {
-		if (stopping) return;
-		stopping = Date.now();
-		say(`\n${reason}: stopping n8n and the sandbox...`);
-		await Promise.all(started.map((proc) => proc.stop(15000)));
-		say('Stopped.');
-		process.exit(code);
-	};
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-		process.on(signal, () => {
-			// Ctrl-C reaches this process twice (directly and relayed by tsx): only a later one forces.
-			if (stopping && Date.now() - stopping > 2000) {
-				say('Forcing exit.');
-				process.exit(130);
-			}
-			void stopAll(signal, 0);
-		});
-	}
-
 	const t0 = Date.now();
 	const marker = await ensureN8nInstalled();
 	say(`n8n ${marker.n8nVersion} is installed (.n8n-cache/).`);
@@ -135,13 +195,13 @@ async function main(): Promise<void> {
 	const packDir = tempDir('ftm-pack-');
 	let tarball: string;
 	try {
-		tarball = await buildAndPack(packDir);
+		tarball = await buildAndPack(packDir, { build: !values['no-build'] });
 		fs.mkdirSync(LOG_DIR, { recursive: true });
 		await installPackage(USER_FOLDER, tarball);
 	} finally {
 		fs.rmSync(packDir, { recursive: true, force: true });
 	}
-	say(`Built, packed and installed ${path.basename(tarball)} into .n8n-data/.n8n/nodes (${seconds(t)}).`);
+	say(`Built, packed and installed ${path.basename(tarball)} into ${shown(USER_FOLDER)}/.n8n/nodes (${seconds(t)}).`);
 
 	t = Date.now();
 	const sandbox: SandboxProcess = await startSandboxProcess({
@@ -154,6 +214,9 @@ async function main(): Promise<void> {
 	});
 	started.push(sandbox.proc);
 	say(`Sandbox listening on ${sandbox.baseUrl} (${seconds(t)}).`);
+	// What the sandbox kept from its data folder (or that it seeded a new one), as its CLI printed it.
+	const kept = /^Sandbox: .*$/m.exec(sandbox.proc.stdout());
+	if (kept) say(kept[0]);
 
 	t = Date.now();
 	say('Starting n8n (about 10-20 s)...');
@@ -184,38 +247,55 @@ async function main(): Promise<void> {
 	saveLogin(login);
 	const api = new PublicApiClient(n8n.url, login.apiKey);
 
-	const credential = await ensureCredential(api, CREDENTIAL_NAME, {
-		baseUrl: sandbox.baseUrl,
-		clientId: SANDBOX_CLIENT_ID,
-		clientSecret: SANDBOX_CLIENT_SECRET,
-	});
+	// The credential is written once; later starts leave the user's edits alone, unless the sandbox moved
+	// to another address (then the old Base URL would point at nothing).
+	const moved = login.sandboxBaseUrl !== undefined && login.sandboxBaseUrl !== sandbox.baseUrl;
+	const credential = await ensureCredential(
+		api,
+		CREDENTIAL_NAME,
+		{ baseUrl: sandbox.baseUrl, clientId: SANDBOX_CLIENT_ID, clientSecret: SANDBOX_CLIENT_SECRET },
+		{ keepExisting: !moved },
+	);
+	login.sandboxBaseUrl = sandbox.baseUrl;
+	saveLogin(login);
+	say(
+		credential.created
+			? `credential: created "${CREDENTIAL_NAME}" for the sandbox`
+			: credential.updated
+				? `credential: "${CREDENTIAL_NAME}" updated, since the sandbox now listens on ${sandbox.baseUrl}`
+				: `credential: kept "${CREDENTIAL_NAME}" as it is (your edits stay; delete it in n8n to get the default back)`,
+	);
 
 	const imported: string[] = [];
 	for (const { file, workflow } of readExamples(examplesDir)) {
 		try {
 			const result = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
 			imported.push(
-				`  ${result.created ? 'imported' : 'kept    '} ${workflow.name} (${path.relative(projectRoot, file)})` +
+				`  ${result.created ? 'imported' : 'kept    '} ${workflow.name} (${shown(file)})` +
 					`${result.activated ? ', active' : ''}  ${n8n.url}/workflow/${result.id}`,
 			);
 		} catch (error) {
-			imported.push(`  FAILED   ${path.relative(projectRoot, file)}: ${(error as Error).message}`);
+			imported.push(`  FAILED   ${shown(file)}: ${(error as Error).message}`);
 		}
 	}
 
 	say('');
 	say(`n8n is ready at ${n8n.url}  (n8n start ${readySeconds}, total ${seconds(t0)})`);
 	say(`  login:      ${login.email} / ${login.password}${created ? '  (owner created now)' : ''}`);
-	say(`  API key:    in ${path.relative(projectRoot, LOGIN_FILE)} (header X-N8N-API-KEY, ${n8n.url}/api/v1)`);
+	say(`  API key:    in ${shown(LOGIN_FILE)} (header X-N8N-API-KEY, ${n8n.url}/api/v1)`);
 	say(`  credential: "${CREDENTIAL_NAME}" (${credential.created ? 'created' : 'updated'}) -> ${sandbox.baseUrl}`);
 	say(`  sandbox:    ${sandbox.baseUrl}  client id ${SANDBOX_CLIENT_ID}, secret ${SANDBOX_CLIENT_SECRET}, admin ${sandbox.baseUrl}/__sandbox/`);
-	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : `none (no ${path.relative(projectRoot, examplesDir) || '.'}/*.json)`}`);
-	say(`  logs:       ${path.relative(projectRoot, LOG_DIR)}/n8n.log, ${path.relative(projectRoot, LOG_DIR)}/sandbox.log`);
+	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : `none (no ${shown(examplesDir)}/*.json)`}`);
+	say(`  logs:       ${shown(LOG_DIR)}/n8n.log, ${shown(LOG_DIR)}/sandbox.log`);
 	say('Press Ctrl-C to stop n8n and the sandbox.');
 }
 
 main().catch(async (error: Error) => {
-	process.stderr.write(`\nnpm start failed: ${error.message}\n`);
-	await Promise.all(started.map((proc) => proc.stop(15000)));
-	process.exit(1);
+	if (stopping) return; // a signal stopped the start-up; stopAll exits
+	try {
+		process.stderr.write(`\nnpm start failed: ${error.message}\n`);
+	} catch {
+		// no terminal
+	}
+	await stopAll('npm start failed', 1);
 });

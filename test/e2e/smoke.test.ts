@@ -213,4 +213,17 @@ describe('credential test in a running n8n', () => {
 		expect((await api.call<{ status: string }>('POST', `/credentials/${good.id}/test`)).status).toBe('OK');
 		expect((await api.call<{ status: string }>('POST', `/credentials/${bad.id}/test`)).status).toBe('Error');
 	});
+
+	test("keepExisting (what npm start does on later starts) leaves a user's credential as it is", async () => {
+		const first = await ensureCredential(api, 'FTM kept', { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+		const again = await ensureCredential(
+			api,
+			'FTM kept',
+			{ baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: 'would-break-it' },
+			{ keepExisting: true },
+		);
+		expect(again).toEqual({ id: first.id, name: 'FTM kept', created: false, updated: false });
+		// Still the working secret: nothing was written over it.
+		expect((await api.call<{ status: string }>('POST', `/credentials/${first.id}/test`)).status).toBe('OK');
+	});
 });

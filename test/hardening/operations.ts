@@ -128,7 +128,7 @@ export const OPERATIONS: OpSpec<IDataObject>[] = [
 		setup: async () => ({}),
 		parameters: () => ({ resource: 'api', operation: 'getVersion' }),
 		check: (_env, _ctx, run) =>
-			expect(run.items).toEqual([{ apiVersion: expect.any(String), jsonapiVersion: '1.1' }]),
+			expect(run.items).toEqual([{ apiVersion: expect.any(String), jsonapiVersion: '1.1', root: expect.objectContaining({ meta: expect.objectContaining({ apiVersion: expect.any(String) }) }) }]),
 	}),
 	// Storage
 	action({

@@ -3,60 +3,30 @@
  * with a key and certificate made by openssl for this run) is refused unless the credential's
  * "Ignore SSL Issues (Insecure)" is on, for the token request and for API requests alike.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-
 import { startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import { credentialsFor, runNode } from '../harness/engine';
+import type { TlsProxy } from '../harness/tlsProxy';
+import { startTlsProxy } from '../harness/tlsProxy';
 import { DEMO_IDS, captureLogs, findSecrets, rl, runTexts, secretsOf } from './harness';
 
 const logs = captureLogs();
 let sandbox: Sandbox;
-let proxy: https.Server;
+let proxy: TlsProxy;
 let baseUrl: string;
-let dir: string;
 /** TCP connections the proxy accepted (each refused attempt is one). */
 let connections = 0;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ speed: 1000 });
-	dir = mkdtempSync(path.join(tmpdir(), 'ftm-tls-'));
-	execFileSync('openssl', [
-		'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-		'-addext', 'subjectAltName=IP:127.0.0.1',
-		'-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-	], { stdio: 'ignore' });
-	const target = new URL(sandbox.baseUrl);
-	proxy = https.createServer(
-		{ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) },
-		(req, res) => {
-			const upstream = http.request(
-				{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
-				(answer) => {
-					res.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(res);
-				},
-			);
-			upstream.on('error', () => res.destroy());
-			req.pipe(upstream);
-		},
-	);
-	proxy.on('connection', () => connections++);
-	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-	baseUrl = `https://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+	proxy = await startTlsProxy(sandbox.baseUrl);
+	proxy.server.on('connection', () => connections++);
+	baseUrl = proxy.baseUrl;
 });
 
 afterAll(async () => {
-	proxy.closeAllConnections();
-	await new Promise<void>((resolve) => proxy.close(() => resolve()));
+	await proxy.close();
 	await sandbox.close();
-	rmSync(dir, { recursive: true, force: true });
 });
 
 beforeEach(() => {

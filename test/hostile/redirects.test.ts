@@ -3,15 +3,11 @@
  * redirects are followed only within the Base URL's origin (and a method is never turned into GET); the
  * token endpoint's redirects are never followed.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
+import type * as http from 'node:http';
 
 import { triggerHandle } from '../harness/engine';
+import type { TlsProxy } from '../harness/tlsProxy';
+import { startTlsProxy } from '../harness/tlsProxy';
 import type { Hostile } from './helpers';
 import { DEMO_IDS, getGroup, otherHostTraffic, rl, secretsIn, seen, startHostileSuite } from './helpers';
 import { json } from './servers';
@@ -208,37 +204,15 @@ describe('the token endpoint', () => {
 });
 
 describe('https Base URL', () => {
-	let dir: string;
-	let proxy: https.Server;
+	let proxy: TlsProxy;
 	let httpsBase: string;
 
 	beforeAll(async () => {
-		dir = mkdtempSync(path.join(tmpdir(), 'ftm-hostile-tls-'));
-		execFileSync(
-			'openssl',
-			['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-				'-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')],
-			{ stdio: 'ignore' },
-		);
-		const target = new URL(h.service.origin);
-		proxy = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
-			const upstream = http.request(
-				{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
-				(answer) => {
-					res.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(res);
-				},
-			);
-			upstream.on('error', () => res.destroy());
-			req.pipe(upstream);
-		});
-		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-		httpsBase = `https://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+		proxy = await startTlsProxy(h.service.origin);
+		httpsBase = proxy.baseUrl;
 	});
 	afterAll(async () => {
-		proxy.closeAllConnections();
-		await new Promise<void>((resolve) => proxy.close(() => resolve()));
-		rmSync(dir, { recursive: true, force: true });
+		await proxy.close();
 	});
 
 	it('a redirect from https to http on the same host and port is refused', async () => {

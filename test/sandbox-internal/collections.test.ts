@@ -47,3 +47,59 @@ describe('sandbox collections with 100,000 jobs', () => {
 		expect((await h.call('GET', '/jobs?page[after]=abc.def')).body.errors[0].code).toBe('invalid-page');
 	});
 });
+
+describe('filter[status] reads the jobs filed under that status', () => {
+	it('stays exact while the engine and the control API change statuses, also after a restart on a data folder', async () => {
+		const fs = await import('node:fs');
+		const os = await import('node:os');
+		const path = await import('node:path');
+		const { DEMO_IDS } = await import('../../sandbox/src/index');
+		const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ftm-status-index-'));
+		// Checked while nothing moves: the job created here waits 20 s before it scans (speed 0.01).
+		const check = async (h: Harness) => {
+			const all = h.sandbox.state.jobs();
+			for (const status of ['scanning', 'running', 'paused', 'stuck', 'finished', 'failed', 'canceled', 'null', 'bogus']) {
+				const res = await h.call('GET', `/jobs?filter[status]=${status}&sort=id&page[limit]=100`);
+				expect(res.status).toBe(200);
+				const expected = all.filter((j) => j.attributes.status === status).map((j) => j.id).sort();
+				expect({ status, ids: res.body.data.map((j: { id: string }) => j.id) }).toEqual({ status, ids: expected.slice(0, 100) });
+				expect(res.body.meta.page.total).toBe(expected.length);
+			}
+		};
+		const patch = (h: Harness, id: string, status: string) =>
+			h.call('PATCH', `/jobs/${id}`, { data: { type: 'jobs', id, attributes: { status } } });
+		let h: Harness | undefined;
+		try {
+			h = await harness({ demo: true, dataDir, speed: 0.01 });
+			const ids = h.sandbox.control.insertJobs(30, { status: 'running' });
+			ids.slice(0, 10).forEach((id, i) => h!.sandbox.control.setJobStatus(id, (['paused', 'stuck', 'finished', 'failed', 'canceled'] as const)[i % 5]));
+			const body = {
+				data: {
+					type: 'jobs',
+					attributes: {
+						transferType: 'copy',
+						conflictHandling: 'overwrite',
+						source: { id: DEMO_IDS.storageIds.files, type: 'file', path: '/reports' },
+						target: { id: DEMO_IDS.storageIds.archive, path: '/index' },
+					},
+				},
+			};
+			const created = await h.call('POST', '/jobs', body);
+			expect(created.status).toBe(201);
+			const second = (await h.call('POST', '/jobs', body)).body.data.id as string;
+			await check(h);
+			expect((await patch(h, created.body.data.id, 'paused')).status).toBe(200);
+			expect((await patch(h, second, 'canceled')).status).toBe(200);
+			expect((await patch(h, ids[20], 'paused')).status).toBe(200);
+			await check(h);
+			await h.sandbox.close();
+			h = await harness({ dataDir, speed: 0.01 });
+			await check(h);
+			expect((await patch(h, ids[20], 'running')).status).toBe(200);
+			await check(h);
+		} finally {
+			await h?.sandbox.close();
+			fs.rmSync(dataDir, { recursive: true, force: true });
+		}
+	});
+});

@@ -1,7 +1,7 @@
 /** Resource → operation names of the action node; operation values double as module names. */
 export type FileTransferManagerMap = {
 	account: 'get' | 'getMany';
-	api: 'getVersion';
+	api: 'checkCompatibility' | 'getVersion';
 	group: 'create' | 'deleteGroup' | 'get' | 'getMany' | 'update';
 	job:
 		| 'cancel'

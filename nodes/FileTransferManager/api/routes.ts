@@ -1,7 +1,7 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 /**
- * Every route of the API, in one place (CONTRACT.md "Routes"). Paths are relative to the credential's
+ * Every route of the API, in one place (docs/api-contract.md "Routes"). Paths are relative to the credential's
  * Base URL, which may carry a path prefix. A maintainer who learns the real service's paths changes
  * this file only.
  */

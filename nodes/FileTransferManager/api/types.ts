@@ -1,6 +1,6 @@
 /**
  * The File Transfer Management Service API, as types. Derived once from the API description and
- * CONTRACT.md; the nodes, the sandbox and the tests all import from here.
+ * docs/api-contract.md; the nodes, the sandbox and the tests all import from here.
  */
 
 export const JOB_STATUSES = [
@@ -126,7 +126,7 @@ export interface Money {
 export interface JobStats {
 	startedAt: Timestamp | null;
 	finishedAt: Timestamp | null;
-	/** Seconds (CONTRACT.md). */
+	/** Seconds (docs/api-contract.md). */
 	estimatedDuration: number | null;
 	estimatedCost: Money | null;
 	estimatedFinishedAt: Timestamp | null;
@@ -165,7 +165,7 @@ export interface JobAttributes extends Timestamps {
 	scope: JobScope;
 	conflictHandling: ConflictHandling | null;
 	failureConditions: FailureCondition[];
-	/** Bytes per second (CONTRACT.md). */
+	/** Bytes per second (docs/api-contract.md). */
 	transferRateLimit: number | null;
 	stats: JobStats;
 }
@@ -308,7 +308,7 @@ export interface ErrorDocument {
 	errors: ApiErrorObject[];
 }
 
-/** Page size limits of collection queries (CONTRACT.md). */
+/** Page size limits of collection queries (docs/api-contract.md). */
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 100;
 
@@ -363,7 +363,7 @@ export interface UpdateBody<T extends ResourceType, A> {
 export const SETTABLE_JOB_STATUSES = ['paused', 'running', 'canceled'] as const satisfies readonly JobStatus[];
 export type SettableJobStatus = (typeof SETTABLE_JOB_STATUSES)[number];
 
-/** Filterable fields per collection (CONTRACT.md: exact match on attributes, `id` included). */
+/** Filterable fields per collection (docs/api-contract.md: exact match on attributes, `id` included). */
 export const JOB_FILTER_FIELDS = [
 	'id',
 	'name',

@@ -26,6 +26,7 @@ import {
 	requirePositiveInteger,
 	MAX_NAME_LENGTH,
 	requireMaxLength,
+	shown,
 } from './validate';
 
 /**
@@ -63,12 +64,20 @@ export function samePath(a: string | null | undefined, b: string | null | undefi
 	return normal(a) === normal(b);
 }
 
-/** Conflict handling for a transfer type: required (skip, rename, overwrite) unless sync, where it must be empty. */
+/** The choices of "Sync Conflict Handling": none (the API description's rule) or one of the API's values. */
+export const SYNC_CONFLICT_HANDLINGS = ['none', ...CONFLICT_HANDLINGS] as const;
+
+/**
+ * Conflict handling for a transfer type: required (skip, rename, overwrite) unless sync, where the
+ * "Conflict Handling" field must be empty and "Sync Conflict Handling" decides: `none` (default, the API
+ * description's rule: null for sync) or a value for deployments that require one for sync jobs too.
+ */
 export function conflictHandlingFor(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	transferType: TransferType,
 	value: unknown,
+	syncValue: unknown = 'none',
 ): ConflictHandling | null {
 	const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 	if (transferType === 'sync') {
@@ -78,10 +87,17 @@ export function conflictHandlingFor(
 				itemIndex,
 				'"Conflict Handling"',
 				`must be empty for a sync job, got ${JSON.stringify(value)}`,
-				'A sync job makes the target mirror the source, so it has no conflict handling. When Transfer Type comes from an expression, give Conflict Handling an expression that is empty for sync.',
+				'A sync job makes the target mirror the source, so by the API description it has no conflict handling. If your deployment requires one for sync jobs, set "Sync Conflict Handling" instead. When Transfer Type comes from an expression, give Conflict Handling an expression that is empty for sync.',
 			);
 		}
-		return null;
+		const sync = requireOneOf(
+			ctx,
+			itemIndex,
+			'Sync Conflict Handling',
+			syncValue === undefined || syncValue === null || syncValue === '' ? 'none' : syncValue,
+			SYNC_CONFLICT_HANDLINGS,
+		);
+		return sync === 'none' ? null : sync;
 	}
 	if (empty) {
 		throw invalidInput(
@@ -93,6 +109,87 @@ export function conflictHandlingFor(
 		);
 	}
 	return requireOneOf(ctx, itemIndex, 'Conflict Handling', value, CONFLICT_HANDLINGS);
+}
+
+/**
+ * Attributes of a job create that the node's own fields set, with the field to use instead. "Additional
+ * Attributes (JSON)" must not hold them: the fields are checked before any request, and the lookup that
+ * protects a create against ambiguous failures compares them.
+ */
+export const JOB_FORM_ATTRIBUTES: Readonly<Record<string, string>> = {
+	transferType: 'Transfer Type',
+	source: 'Source Storage / Source Path / Retrieval Type',
+	target: 'Target Storage / Target Path',
+	conflictHandling: 'Conflict Handling / Sync Conflict Handling',
+	dryRun: 'Dry Run',
+	name: 'Name',
+	status: 'Start Status',
+	accountId: 'Account',
+	userId: 'User',
+	groupId: 'Group',
+	scope: 'Scope Rules',
+	failureConditions: 'Fail After Errors',
+	transferRateLimit: 'Transfer Rate Limit',
+};
+
+const ADDITIONAL_ATTRIBUTES = 'Additional Attributes (JSON)';
+
+/**
+ * "Additional Attributes (JSON)" of an Additional Fields collection: attributes a deployment needs beyond
+ * the API description, merged into the create request's `data.attributes`. A JSON object as text, or an
+ * object from an expression; not added, or empty text, gives none. Anything else (also null or nothing
+ * from an expression), and any key in `reserved` (a field of the form sets it), is an input error naming
+ * the field, the clashing keys and the item.
+ */
+export function additionalAttributesFrom(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	collection: unknown,
+	reserved: Readonly<Record<string, string>> = JOB_FORM_ATTRIBUTES,
+): IDataObject {
+	const field = `"${ADDITIONAL_ATTRIBUTES}"`;
+	const hint =
+		'Give a JSON object of attribute names and values, e.g. {"priority": "high"}; it is merged into data.attributes of the create request.';
+	const given =
+		collection !== null &&
+		typeof collection === 'object' &&
+		Object.prototype.hasOwnProperty.call(collection, 'additionalAttributes');
+	if (!given) return {};
+	const raw = (collection as IDataObject).additionalAttributes;
+	if (typeof raw === 'string' && raw.trim() === '') return {};
+	if (raw === undefined) {
+		throw invalidInput(ctx, itemIndex, field, 'must be a JSON object, got nothing', `${hint} An expression gave no value; remove the field to send no additional attributes.`);
+	}
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			value = JSON.parse(raw);
+		} catch (error) {
+			throw invalidInput(ctx, itemIndex, field, `is not valid JSON: ${(error as Error).message}`, hint);
+		}
+	}
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+		const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `${typeof value} ${shown(value)}`;
+		throw invalidInput(ctx, itemIndex, field, `must be a JSON object, got ${got}`, hint);
+	}
+	let attributes: IDataObject;
+	try {
+		// A plain copy: what an expression gave may hold values JSON cannot carry (undefined, functions).
+		attributes = JSON.parse(JSON.stringify(value)) as IDataObject;
+	} catch (error) {
+		throw invalidInput(ctx, itemIndex, field, `cannot be sent as JSON: ${(error as Error).message}`, hint);
+	}
+	const clashes = Object.keys(attributes).filter((key) => Object.prototype.hasOwnProperty.call(reserved, key));
+	if (clashes.length > 0) {
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`must not set ${clashes.map((key) => `"${key}"`).join(', ')}: the node's own fields set ${clashes.length === 1 ? 'it' : 'them'}`,
+			`The node sets ${clashes.length === 1 ? 'this attribute' : 'these attributes'} itself: ${clashes.map((key) => `${key} (${reserved[key]})`).join(', ')}. Remove ${clashes.length === 1 ? 'it' : 'them'} from the JSON.`,
+		);
+	}
+	return attributes;
 }
 
 /** Scope rules from the "Scope Rules" fixed collection; a `matches` value must compile as a regex. */
@@ -159,6 +256,7 @@ export function jobAttributesFromParameters(ctx: IExecuteFunctions, itemIndex: n
 		itemIndex,
 		transferType,
 		ctx.getNodeParameter('conflictHandling', itemIndex, ''),
+		transferType === 'sync' ? ctx.getNodeParameter('syncConflictHandling', itemIndex, 'none') : 'none',
 	);
 	const dryRun = requireBoolean(ctx, itemIndex, 'Dry Run', ctx.getNodeParameter('dryRun', itemIndex, false));
 	const extra = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -200,5 +298,7 @@ export function jobAttributesFromParameters(ctx: IExecuteFunctions, itemIndex: n
 	if (extra.startStatus !== undefined && extra.startStatus !== '') {
 		attributes.status = requireOneOf(ctx, itemIndex, 'Start Status', extra.startStatus, ['running'] as const);
 	}
-	return attributes;
+	// Checked last, so that the form's own fields report their faults first.
+	const additional = additionalAttributesFrom(ctx, itemIndex, extra);
+	return { ...attributes, ...additional };
 }

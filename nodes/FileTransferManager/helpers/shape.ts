@@ -9,7 +9,7 @@ import { apiRequest } from '../transport';
 
 /**
  * Shape checks of what the service sends, before the nodes read it: a document that does not have the
- * JSON:API shape of CONTRACT.md is an error naming what was wrong and which request got it, never a
+ * JSON:API shape of docs/api-contract.md is an error naming what was wrong and which request got it, never a
  * TypeError further down, and never an id that is not a UUID put into the next request's path.
  */
 
@@ -132,10 +132,10 @@ export function checkDocument<T>(ctx: HasNode, document: unknown, type: Resource
 
 export interface CheckedPage<T> {
 	data: T[];
-	/** `meta.page.after`: the next page's cursor, null on the last page or when the service gives none. */
-	after: string | null;
-	/** `links.next`: the next page's absolute URL, when the service gives one. */
-	nextUrl: string | null;
+	/** `meta.page.after`: the next page's cursor, null on the last page, undefined when the service gives none. */
+	after: string | null | undefined;
+	/** `links.next`: the next page's absolute URL, null on the last page, undefined when the service gives none. */
+	nextUrl: string | null | undefined;
 	/** `meta.page.total`, when it is a number. */
 	total?: number;
 }
@@ -173,7 +173,8 @@ export function checkList<T>(
 		checkResource<T>(ctx, record, type, { ...check, pointer: `data[${index}]` }),
 	);
 	const total = isPlainObject(page) && typeof page.total === 'number' ? page.total : undefined;
-	return { data, after: after ?? null, nextUrl: next ?? null, ...(total === undefined ? {} : { total }) };
+	// Absent and null differ: null says "last page", absent says nothing (see the transport's nextPageOf).
+	return { data, after, nextUrl: next, ...(total === undefined ? {} : { total }) };
 }
 
 /**

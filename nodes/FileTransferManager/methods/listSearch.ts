@@ -1,10 +1,15 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
 import { routes } from '../api/routes';
 import type { AnyResource, ResourceType } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
 import { requestPage } from '../helpers/shape';
+import type { NextPage } from '../transport';
+import { pageRequest } from '../transport';
+
+/** Marks a pagination token that is the service's links.next URL rather than its cursor. */
+const LINK = 'link:';
 
 /** Pages read at most per call while a search text finds nothing, before handing back a cursor. */
 const MAX_PAGES_PER_SEARCH = 10;
@@ -25,12 +30,12 @@ async function searchPage(
 ): Promise<INodeListSearchResult> {
 	const needle = filter?.trim().toLowerCase();
 	const results: INodeListSearchItems[] = [];
+	// The token is the service's own way to the next page: its links.next URL, or its cursor.
 	let after: string | undefined = paginationToken || undefined;
 	for (let pages = 0; pages < MAX_PAGES_PER_SEARCH; pages++) {
-		const qs: IDataObject = { sort, 'page[limit]': PAGE_LIMIT_MAX };
-		if (after) qs['page[after]'] = after;
+		const next: NextPage | null = after === undefined ? null : after.startsWith(LINK) ? { url: after.slice(LINK.length) } : { after };
 		// Every record is checked (a UUID id, attributes) before it is offered: its id is used in paths later.
-		const page = await requestPage<AnyResource>(ctx, route, type, { qs });
+		const page = await requestPage<AnyResource>(ctx, route, type, pageRequest({ sort }, PAGE_LIMIT_MAX, next));
 		for (const item of page.data.map(toItem)) {
 			if (
 				!needle ||
@@ -40,9 +45,9 @@ async function searchPage(
 				results.push(item);
 			}
 		}
-		const next = page.after ?? undefined;
-		if (!next || next === after) return { results };
-		after = next;
+		const following = page.nextUrl ? `${LINK}${page.nextUrl}` : (page.after ?? undefined);
+		if (!following || following === after) return { results };
+		after = following;
 		if (results.length > 0) break;
 	}
 	return { results, paginationToken: after };

@@ -20,7 +20,7 @@ export { BACKOFF_BASE_MS, retryAfterSeconds, retryDelayMs } from './retry';
 export { AmbiguousRequestError } from './errors';
 export { redact } from './secrets';
 export type { RequestParams } from './request';
-export { apiRequest, servedPageLimit } from './request';
+export { apiRequest, sendsPlainJson, servedPageLimit } from './request';
 export type { NextPage, PageOptions } from './pagination';
 export { apiRequestAllItems, nextPageOf, pageRequest } from './pagination';
 export type { ServerClock } from './connection';

@@ -22,6 +22,8 @@ import type { ApiContext, TransportSettings } from './settings';
 import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
 
 const MEDIA_TYPE = 'application/vnd.api+json';
+/** Answers after which n8n fetches one new token and repeats the request once. */
+const TOKEN_REFUSED_STATUSES = [401, 403];
 /** Same-origin redirects followed for one request, at most. */
 const MAX_REDIRECTS = 5;
 
@@ -75,6 +77,14 @@ export function servedPageLimit(ctx: ApiContext, route: Route, requested: number
 	return max === undefined ? requested : Math.min(requested, max);
 }
 
+/**
+ * Whether this execution sends request bodies as application/json, because the service refused the JSON:API
+ * media type (415) and the transport fell back (API › Check Compatibility reports it).
+ */
+export function sendsPlainJson(ctx: ApiContext): boolean {
+	return learnt.get(ctx)?.plainJson === true;
+}
+
 /** The maximum page size a refusal states ("page[limit] must be at most 50", "maximum page size is 50"). */
 function statedPageMaximum(facts: FailureFacts, secrets: string[]): number | undefined {
 	const error = apiErrorOf(facts.body, secrets);
@@ -113,10 +123,14 @@ async function attemptOnce(
 	const deadline = AbortSignal.timeout(settings.timeout);
 	const cancel = cancelSignalOf(ctx);
 	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
-	const call = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-		...options,
-		headers: { ...options.headers },
-	}) as Promise<{ body?: unknown; headers?: Record<string, unknown>; statusCode?: number }>;
+	const call = ctx.helpers.httpRequestWithAuthentication.call(
+		ctx,
+		CREDENTIAL_TYPE,
+		{ ...options, headers: { ...options.headers } },
+		// A token the service no longer takes is renewed once after a 401 (the contract) or a 403 (what some
+		// deployments answer instead): the same single renewal, so a lasting refusal is still one repeat.
+		{ preAuthenticationRetryStatusCode: TOKEN_REFUSED_STATUSES },
+	) as Promise<{ body?: unknown; headers?: Record<string, unknown>; statusCode?: number }>;
 	try {
 		const response = await Promise.race([call, whenAborted(signal)]);
 		noteServerDate(ctx, header(response.headers ?? {}, 'date'));

@@ -81,7 +81,7 @@ describe('job: pause, resume, cancel', () => {
 		const id = runningJob();
 		await t.run({ operation: 'cancel', jobId: rl(id) });
 		const again = await t.run({ operation: 'cancel', jobId: rl(id) });
-		// Setting the status a job already has is a no-op answered 200 (CONTRACT.md).
+		// Setting the status a job already has is a no-op answered 200 (docs/api-contract.md).
 		expect(again.error).toBeUndefined();
 		expect(t.sandbox.state.job(id)!.attributes.status).toBe('canceled');
 	});

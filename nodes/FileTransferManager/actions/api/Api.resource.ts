@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as checkCompatibility from './checkCompatibility.operation';
 import * as getVersion from './getVersion.operation';
 
-export { getVersion };
+export { checkCompatibility, getVersion };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +14,13 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['api'] } },
 		options: [
 			{
+				name: 'Check Compatibility',
+				value: 'checkCompatibility',
+				description:
+					'Probe your deployment (read-only) and output one item per assumption the nodes make about the API: pass, fail or cannot tell, what was seen and what to change',
+				action: 'Check the API for compatibility',
+			},
+			{
 				name: 'Get Version',
 				value: 'getVersion',
 				description: 'Get the version of the API the service runs',
@@ -21,5 +29,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getVersion',
 	},
+	...checkCompatibility.description,
 	...getVersion.description,
 ];

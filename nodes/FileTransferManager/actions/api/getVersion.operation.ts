@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
@@ -13,6 +13,15 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const document = await apiRequest<VersionDocument>(this, routes.apiVersion(), { itemIndex });
-	return [{ json: { apiVersion: document.meta?.apiVersion ?? null, jsonapiVersion: document.jsonapi?.version ?? null } }];
+	const document = await apiRequest<Partial<VersionDocument>>(this, routes.apiVersion(), { itemIndex });
+	// `root` is the document as the service sent it, for deployments that report their version elsewhere.
+	return [
+		{
+			json: {
+				apiVersion: document.meta?.apiVersion ?? null,
+				jsonapiVersion: document.jsonapi?.version ?? null,
+				root: document as IDataObject,
+			},
+		},
+	];
 }

@@ -95,6 +95,37 @@ const properties: INodeProperties[] = [
 			'What happens when the target folder already holds a file of the same name. Not used by sync jobs (must be empty for them).',
 	},
 	{
+		displayName: 'Sync Conflict Handling',
+		name: 'syncConflictHandling',
+		type: 'options',
+		default: 'none',
+		displayOptions: { show: { transferType: ['sync'] } },
+		options: [
+			{
+				name: 'None (as the API Description Says)',
+				value: 'none',
+				description: 'Sent as null: the API description allows no conflict handling for sync jobs',
+			},
+			{
+				name: 'Overwrite',
+				value: 'overwrite',
+				description: 'For deployments that require one for sync: the existing target file is replaced',
+			},
+			{
+				name: 'Rename',
+				value: 'rename',
+				description: 'For deployments that require one for sync: both files are kept',
+			},
+			{
+				name: 'Skip',
+				value: 'skip',
+				description: 'For deployments that require one for sync: the existing target file is kept',
+			},
+		],
+		description:
+			'Conflict handling sent with a sync job. The API description says a sync job has none (null); some deployments require one for sync too and refuse the job without it. Check Compatibility (API resource) tells which applies to yours.',
+	},
+	{
 		displayName: 'Dry Run',
 		name: 'dryRun',
 		type: 'boolean',
@@ -113,6 +144,14 @@ const properties: INodeProperties[] = [
 				required: false,
 				description: 'Account the job belongs to; by default the account of the API client',
 			}),
+			{
+				displayName: 'Additional Attributes (JSON)',
+				name: 'additionalAttributes',
+				type: 'json',
+				default: '{}',
+				description:
+					'Attributes your deployment needs beyond the API description, as a JSON object merged into data.attributes of the create request, e.g. {"priority": "high"}. Attributes the fields of this form set (name, source, target, conflictHandling, …) are refused here.',
+			},
 			{
 				displayName: 'Fail After Errors',
 				name: 'failAfterErrors',

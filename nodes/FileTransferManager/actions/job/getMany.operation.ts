@@ -12,7 +12,7 @@ import {
 	userLocator,
 } from '../../descriptions/common.descriptions';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
-import type { FilterSpec } from '../../helpers/validate';
+import { JOB_FILTERS } from '../../helpers/jobFilters';
 import { filterQuery, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
@@ -100,21 +100,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** The Filters collection: parameter name, API filter field, label and what each takes. */
-const FILTERS: FilterSpec[] = [
-	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
-	{ name: 'dryRun', field: 'dryRun', label: 'Dry Run', kind: 'boolean' },
-	{ name: 'groupId', field: 'groupId', label: 'Group', kind: 'id' },
-	{ name: 'name', field: 'name', label: 'Name', kind: 'text' },
-	{ name: 'sourceStorageId', field: 'source.id', label: 'Source Storage', kind: 'id' },
-	{ name: 'status', field: 'status', label: 'Status', kind: { oneOf: JOB_STATUSES } },
-	{ name: 'targetStorageId', field: 'target.id', label: 'Target Storage', kind: 'id' },
-	{ name: 'transferType', field: 'transferType', label: 'Transfer Type', kind: { oneOf: TRANSFER_TYPES } },
-	{ name: 'userId', field: 'userId', label: 'User', kind: 'id' },
-];
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
+	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), JOB_FILTERS);
 	const simplify = readSimplify(this, itemIndex);
 	return await getManyRecords<Job>(this, itemIndex, routes.listJobs(), qs, JOB_SORT_FIELDS, (job) =>
 		jobJson(job, simplify),

@@ -7,6 +7,7 @@ import { jobLocator } from '../../descriptions/common.descriptions';
 import { operationError } from '../../helpers/errors';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { createJobRecoverable } from '../../helpers/jobCreate';
+import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
@@ -25,6 +26,23 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Nightly archive',
 		description: 'Name of the new job. Leave empty for the dry run\'s name followed by " (run)".',
 	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Additional Attributes (JSON)',
+				name: 'additionalAttributes',
+				type: 'json',
+				default: '{}',
+				description:
+					'Attributes your deployment needs beyond the API description, as a JSON object merged into data.attributes of the create request, e.g. {"priority": "high"}. They are not copied from the dry run (the service need not return them). Attributes copied from the dry run or set by Name are refused here.',
+			},
+		],
+	},
 	...waitProperties,
 	simplifyJobProperty,
 ];
@@ -32,6 +50,11 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions(
 	{ show: { resource: ['job'], operation: ['runFromDryRun'] } },
 	properties,
+);
+
+/** What Run From Dry Run sets itself: copied from the dry run, or the Name field. */
+const RUN_FORM_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEntries(
+	Object.keys(JOB_FORM_ATTRIBUTES).map((key) => [key, key === 'name' ? 'Name' : 'copied from the dry run']),
 );
 
 /** The create attributes of a real job with the settings of a dry-run job. */
@@ -43,7 +66,9 @@ export function attributesFromDryRun(dryRun: Job, name: string | undefined): Job
 		transferType: a.transferType,
 		source,
 		target: { id: a.target.id, path: a.target.path ?? null },
-		conflictHandling: a.transferType === 'sync' ? null : a.conflictHandling,
+		// As the dry run has it: null for sync by the API description, or the value a deployment that
+		// requires conflict handling for sync jobs stored (Create › Sync Conflict Handling).
+		conflictHandling: a.conflictHandling ?? null,
 		dryRun: false,
 	};
 	if (a.scope) attributes.scope = a.scope;
@@ -68,6 +93,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		typeof nameParameter === 'string' && nameParameter.trim() !== ''
 			? requireMaxLength(this, itemIndex, 'Name', nameParameter.trim(), MAX_NAME_LENGTH)
 			: undefined;
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as unknown;
+	const additional = additionalAttributesFrom(this, itemIndex, extra, RUN_FORM_ATTRIBUTES);
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
@@ -99,7 +126,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 
-	const created = await createJobRecoverable(this, attributesFromDryRun(dryRun, name), itemIndex);
+	const attributes: JobCreateAttributes = { ...attributesFromDryRun(dryRun, name), ...additional };
+	const created = await createJobRecoverable(this, attributes, itemIndex);
 	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
 	const json: IDataObject = {
 		...jobJson(job, simplify),
