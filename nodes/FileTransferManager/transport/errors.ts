@@ -100,7 +100,7 @@ export interface ErrorOptions {
 	secrets: string[];
 }
 
-function itemOptions(itemIndex: number | undefined): { itemIndex?: number } {
+export function itemOptions(itemIndex: number | undefined): { itemIndex?: number } {
 	return itemIndex === undefined ? {} : { itemIndex };
 }
 

@@ -9,11 +9,8 @@ import { PAGE_LIMIT_MAX } from '../api/types';
 import { operationError } from '../helpers/errors';
 import type { RequestParams } from './request';
 import { apiRequest, servedPageLimit } from './request';
+import { itemOptions } from './errors';
 import type { ApiContext, TransportSettings } from './settings';
-
-function itemOptions(itemIndex: number | undefined): { itemIndex?: number } {
-	return itemIndex === undefined ? {} : { itemIndex };
-}
 
 export interface PageOptions<T = unknown, U = T> {
 	/** Stop once this many records are collected; undefined for all. */

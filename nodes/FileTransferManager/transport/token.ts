@@ -8,7 +8,11 @@ import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOp
 
 import { routes, joinUrl } from '../api/routes';
 import { BodyLimitError, discardBody, formatBytes, readBody } from './body';
+import { header, TLS_CODES } from './failure';
 import { rememberSecret, showUrl } from './secrets';
+
+const headersOf = (headers: unknown): Record<string, unknown> =>
+	headers && typeof headers === 'object' ? (headers as Record<string, unknown>) : {};
 
 /** Bounds of one token request: it runs inside n8n's credential code, apart from the node's settings. */
 export const TOKEN_TIMEOUT_MS = 30_000;
@@ -45,13 +49,6 @@ export function tokenMessage(failure: TokenFailure): string {
 		: `Could not get an access token from the service (${failure.problem})`;
 }
 
-function headerOf(headers: unknown, name: string): string | undefined {
-	if (!headers || typeof headers !== 'object') return undefined;
-	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-		if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
-	}
-	return undefined;
-}
 
 function codeOf(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
@@ -63,8 +60,6 @@ function codeOf(error: unknown): string | undefined {
 	}
 	return undefined;
 }
-
-const TLS_CODE = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_[A-Z_]+|EPROTO)$/;
 
 function fail(failure: TokenFailure): never {
 	throw new TokenRequestError(failure);
@@ -173,13 +168,13 @@ async function fetchToken(
 	} catch (error) {
 		const code = codeOf(error);
 		if (signal.aborted) fail({ kind: 'timeout', problem: `no answer within ${TOKEN_TIMEOUT_MS / 1000} seconds`, code });
-		if (code && TLS_CODE.test(code)) fail({ kind: 'tls', problem: `TLS certificate not trusted: ${code}`, code });
+		if (code && TLS_CODES.test(code)) fail({ kind: 'tls', problem: `TLS certificate not trusted: ${code}`, code });
 		fail({ kind: 'network', problem: code ? `connection failed: ${code}` : 'connection failed', code });
 	}
 	const status = Number(response.statusCode);
 	if (status >= 300 && status < 400) {
 		discardBody(response.body);
-		const location = headerOf(response.headers, 'location');
+		const location = header(headersOf(response.headers), 'location');
 		let target = 'elsewhere';
 		try {
 			if (location) target = new URL(location, url).origin;
@@ -210,7 +205,7 @@ async function fetchToken(
 	const document = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
 	const oauthError = typeof document?.error === 'string' && /^[\x20-\x7E]{1,64}$/.test(document.error) ? document.error : undefined;
 	if (status === 429 || status >= 500) {
-		fail({ kind: 'unavailable', status, retryAfter: headerOf(response.headers, 'retry-after'), problem: `HTTP ${status}`, oauthError });
+		fail({ kind: 'unavailable', status, retryAfter: header(headersOf(response.headers), 'retry-after'), problem: `HTTP ${status}`, oauthError });
 	}
 	if (status < 200 || status >= 300) {
 		fail({ kind: 'refused', status, oauthError, problem: oauthError ? `HTTP ${status} ${oauthError}` : `HTTP ${status}` });
