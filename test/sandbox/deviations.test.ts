@@ -704,7 +704,7 @@ describe('setting the modes', () => {
 		});
 		let err = '';
 		child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-		const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+		const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
 		expect(code).toBe(1);
 		expect(err).toContain('Unknown deviation "nope"');
 	});

@@ -182,7 +182,8 @@ describe('sandbox state in a data folder (sandbox.db)', () => {
 			let out = '';
 			child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
 			child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-			const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+			// 'close', not 'exit': output written just before the exit may still be in the pipe at 'exit'.
+			const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
 			const url = new Promise<string>((resolve, reject) => {
 				const timer = setInterval(() => {
 					const match = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
