@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialType,
 	INode,
 	INodeExecutionData,
 	INodeType,
@@ -23,7 +24,7 @@ import type {
 import { createRunExecutionData, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { n8nInstallDir } from '../../scripts/n8n/paths';
-import { TestCredentialsHelper } from '../../test/harness/credentials';
+import { TestCredentialsHelper, applyAuthenticate } from '../../test/harness/credentials';
 import { additionalDataFor, nodeTypes as ourNodeTypes } from '../../test/harness/engine';
 
 export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
@@ -57,7 +58,10 @@ export class CountingCredentialsHelper extends TestCredentialsHelper {
 		}
 	}
 
-	/** Header Auth sets its one header; the harness's own authenticate is our OAuth2 credential's. */
+	/**
+	 * Header Auth applies n8n-nodes-base's own HttpHeaderAuth `authenticate` (generic: name and value are
+	 * expressions resolved per request, as n8n's CredentialsHelper does); ours goes to the harness.
+	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
@@ -66,14 +70,25 @@ export class CountingCredentialsHelper extends TestCredentialsHelper {
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		if (typeName !== HEADER_AUTH_TYPE) return await super.authenticate(credentials, typeName, requestOptions, workflow, node);
-		requestOptions.headers = { ...requestOptions.headers, [String(credentials.name)]: credentials.value };
-		return requestOptions;
+		return await applyAuthenticate(headerAuthType().authenticate, credentials, requestOptions, workflow, node);
 	}
 
 	resetCounters(): void {
 		this.decryptCalls = 0;
 		this.decryptMs = 0;
 	}
+}
+
+let headerAuth: ICredentialType | undefined;
+
+/** n8n-nodes-base's Header Auth credential type, from the real n8n install. */
+function headerAuthType(): ICredentialType {
+	if (headerAuth) return headerAuth;
+	const file = path.join(n8nInstallDir(), 'node_modules', 'n8n-nodes-base', 'dist', 'credentials', 'HttpHeaderAuth.credentials.js');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { HttpHeaderAuth } = require(file) as { HttpHeaderAuth: new () => ICredentialType };
+	headerAuth = new HttpHeaderAuth();
+	return headerAuth;
 }
 
 /** Where n8n-nodes-base's HTTP Request node lives inside the cached n8n install. */

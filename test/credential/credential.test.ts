@@ -106,6 +106,20 @@ describe('credential: access token', () => {
 	});
 });
 
+describe('credential: the Bearer header', () => {
+	it('is set by a function from the stored token, other headers kept, the request options not changed in place', async () => {
+		const credential = new FileTransferManagerOAuth2Api();
+		expect(typeof credential.authenticate).toBe('function');
+		const options = { url: '/jobs', headers: { Accept: 'application/vnd.api+json', Authorization: 'Bearer stale' } };
+		const out = await credential.authenticate({ accessToken: 'tok-123' }, options);
+		expect(out.headers).toEqual({ Accept: 'application/vnd.api+json', Authorization: 'Bearer tok-123' });
+		expect(out.url).toBe('/jobs');
+		expect(options.headers.Authorization).toBe('Bearer stale');
+		// No token stored: n8n runs preAuthentication first; the function itself never invents a token.
+		expect((await credential.authenticate({}, { url: '/' })).headers).toEqual({ Authorization: 'Bearer ' });
+	});
+});
+
 describe('credential: wrong client credentials', () => {
 	it.each([
 		['secret', { clientSecret: WRONG_SECRET }],

@@ -2,6 +2,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
 	ICredentialsHelper,
+	ICredentialType,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
@@ -23,7 +24,7 @@ const credentialType = new FileTransferManagerOAuth2Api();
  * A credentials store that behaves like n8n's CredentialsHelper (packages/cli credentials-helper) for our
  * credential: it applies the credential type's defaults, resolves its expressions ($self), runs its
  * preAuthentication when the expirable token field is empty or expired and stores what it returns, and
- * applies its generic `authenticate` (the Bearer header) to each request.
+ * applies its `authenticate` (the Bearer header) to each request.
  */
 export class TestCredentialsHelper implements ICredentialsHelper {
 	private readonly stored = new Map<string, ICredentialDataDecryptedObject>();
@@ -47,7 +48,7 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		return true;
 	}
 
-	/** n8n's generic authentication: each property's expression resolved with $credentials. */
+	/** n8n's CredentialsHelper.authenticate for our credential type. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		_typeName: string,
@@ -55,30 +56,7 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const auth = credentialType.authenticate;
-		if (!auth || typeof auth !== 'object' || auth.type !== 'generic') return requestOptions;
-		if (!workflow || !node) throw new Error('Workflow and node are required for declarative credential authentication');
-		const resolve = (value: unknown): unknown =>
-			isExpression(value)
-				? String(
-						workflow.expression.getSimpleParameterValue(
-							node,
-							value as string,
-							'internal',
-							{ $credentials: credentials },
-							undefined,
-							'',
-						) || '',
-					)
-				: value;
-		requestOptions.headers ??= {};
-		for (const [outerKey, outerValue] of Object.entries(auth.properties)) {
-			const target = ((requestOptions as unknown as Record<string, Record<string, unknown>>)[outerKey] ??= {});
-			for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
-				target[String(resolve(key))] = resolve(value);
-			}
-		}
-		return requestOptions;
+		return await applyAuthenticate(credentialType.authenticate, credentials, requestOptions, workflow, node);
 	}
 
 	/** n8n's preAuthentication: fetch when the expirable field is empty, expired (after a 401) or under test. */
@@ -189,4 +167,41 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		if (type !== CREDENTIAL_TYPE) return [];
 		return credentialType.properties;
 	}
+}
+
+/**
+ * What n8n's CredentialsHelper.authenticate does with a credential type's `authenticate`: a function is
+ * called as it is; a generic object has each key and value resolved as an expression with $credentials.
+ */
+export async function applyAuthenticate(
+	auth: ICredentialType['authenticate'],
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+	workflow?: Workflow,
+	node?: INode,
+): Promise<IHttpRequestOptions> {
+	if (typeof auth === 'function') return await auth(credentials, requestOptions);
+	if (!auth || typeof auth !== 'object' || auth.type !== 'generic') return requestOptions;
+	if (!workflow || !node) throw new Error('Workflow and node are required for declarative credential authentication');
+	const resolve = (value: unknown): unknown =>
+		isExpression(value)
+			? String(
+					workflow.expression.getSimpleParameterValue(
+						node,
+						value as string,
+						'internal',
+						{ $credentials: credentials },
+						undefined,
+						'',
+					) || '',
+				)
+			: value;
+	requestOptions.headers ??= {};
+	for (const [outerKey, outerValue] of Object.entries(auth.properties)) {
+		const target = ((requestOptions as unknown as Record<string, Record<string, unknown>>)[outerKey] ??= {});
+		for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
+			target[String(resolve(key))] = resolve(value);
+		}
+	}
+	return requestOptions;
 }
