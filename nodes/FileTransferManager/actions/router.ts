@@ -104,8 +104,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const runItem = async (itemIndex: number): Promise<void> => {
 		try {
 			const output = await execute.call(this, itemIndex);
-			// The operations' own items: paired in place, not copied (a Return All makes 100,000 of them).
-			for (const result of output) result.pairedItem = { item: itemIndex };
+			// The operations' own items: paired in place, not copied, all to one pairedItem object (as n8n's
+			// constructExecutionMetaData does): a Return All makes 100,000 of them.
+			const paired = { item: itemIndex };
+			for (const result of output) result.pairedItem = paired;
 			results[itemIndex] = output;
 		} catch (error) {
 			// An item stopped because an earlier one failed has no result: the node throws that failure.
