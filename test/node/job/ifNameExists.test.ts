@@ -3,6 +3,8 @@
  * marker. A re-run of the same item (n8n's Retry, a queue worker's stalled-job re-run) finds the job the
  * first run made instead of creating a second one. POST /jobs is counted in the sandbox's request log.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import { createParameters, errorText, jobsNamed, rl, uniq, useJobSandbox } from './helpers';
 
 const t = useJobSandbox();
@@ -13,7 +15,7 @@ afterEach(() => t.sandbox.deviations.clear());
 
 /** Job Create parameters with a name, the option and a fixed target path (the same on every run). */
 function named(name: string, ifNameExists: string | undefined, over: Parameters<typeof createParameters>[0] = {}) {
-	const additionalFields: Record<string, unknown> = { name };
+	const additionalFields: INodeParameters = { name };
 	if (ifNameExists !== undefined) additionalFields.ifNameExists = ifNameExists;
 	return createParameters({ targetPath: `/${name}`, additionalFields, ...over });
 }
