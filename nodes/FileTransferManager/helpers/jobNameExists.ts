@@ -73,9 +73,9 @@ export function readIfNameExists(
 	return mode;
 }
 
-/** One execution's guarded creates: run one at a time in item order, and what each created. */
+/** One execution's guarded creates: those of one name run one at a time in item order; what each created. */
 interface Guarded {
-	tail: Promise<void>;
+	tails: Map<string, Promise<void>>;
 	created: Map<string, Job[]>;
 }
 
@@ -84,32 +84,33 @@ const executions = new WeakMap<IExecuteFunctions, Guarded>();
 function guardedOf(ctx: IExecuteFunctions): Guarded {
 	let guarded = executions.get(ctx);
 	if (!guarded) {
-		guarded = { tail: Promise.resolve(), created: new Map() };
+		guarded = { tails: new Map(), created: new Map() };
 		executions.set(ctx, guarded);
 	}
 	return guarded;
 }
 
 export interface Turn {
-	/** Resolves when every earlier item's look-and-create is over. */
+	/** Resolves when the look-and-create of every earlier item of the same name is over. */
 	ready: Promise<void>;
 	/** Ends this item's turn; safe to call more than once. */
 	done: () => void;
 }
 
 /**
- * A place in the queue of look-and-create steps of this execution. Taken before the item's first
- * request (the router starts items in order), so that two items with the same name meet in item order:
- * the later one finds the earlier one's job, whichever of them the service answers first.
+ * A place in the queue of look-and-create steps of this name in this execution. Taken before the item's
+ * first request (the router starts items in order), so that two items with the same name meet in item
+ * order: the later one finds the earlier one's job, whichever of them the service answers first. Items
+ * of other names do not wait.
  */
-export function takeTurn(ctx: IExecuteFunctions): Turn {
+export function takeTurn(ctx: IExecuteFunctions, name: string): Turn {
 	const guarded = guardedOf(ctx);
-	const ready = guarded.tail;
+	const ready = guarded.tails.get(name) ?? Promise.resolve();
 	let done: () => void = () => undefined;
 	const mine = new Promise<void>((resolve) => {
 		done = resolve;
 	});
-	guarded.tail = ready.then(async () => await mine);
+	guarded.tails.set(name, ready.then(async () => await mine));
 	return { ready, done };
 }
 

@@ -276,8 +276,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
-	// Taken before the first request, so that items of the same name look and create in item order.
-	const turn = ifNameExists === 'createAnother' ? undefined : takeTurn(this);
+	// Taken before the first request, so that items of the same name look and create one by one, in item order.
+	const turn = ifNameExists === 'createAnother' || draft.name === undefined ? undefined : takeTurn(this, draft.name);
 	let created;
 	try {
 		// The API wants the source storage's type in the job; it is only known from the storage itself.

@@ -106,8 +106,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
-	// Taken before the first request, so that items of the same name look and create in item order.
-	const turn = ifNameExists === 'createAnother' ? undefined : takeTurn(this);
+	// Taken before the first request, so that items of the same name look and create one by one, in item order.
+	const turn = ifNameExists === 'createAnother' || name === undefined ? undefined : takeTurn(this, name);
 	let dryRun: Job;
 	let created;
 	try {
