@@ -1,5 +1,6 @@
 /**
- * End-to-end: the example workflows of examples/ (dry run → cost gate → run → report; bytes per storage)
+ * End-to-end: the example workflows of examples/ (dry run → cost gate → run → report; bytes per storage;
+ * long job with a Wait loop)
  * run headless in real n8n (`n8n import:workflow` + `n8n execute`) with the packed package installed, against
  * an in-process sandbox. The alert example (a trigger) is tested in alert-example.test.ts.
  */
@@ -260,5 +261,58 @@ describe('example 3: bytes transferred per target storage in the last 24 hours',
 		expect(bucket.transferredBytes).toBe(
 			sandbox.state.job(created[0].id)!.attributes.stats.transferredSize + 123456,
 		);
+	}, 10 * MINUTE);
+});
+
+describe('example 4: long job, Wait node loop instead of Wait for Completion', () => {
+	/** The example with its Wait node shortened to `seconds` (the example waits 2 minutes). */
+	function withShortWait(workflow: WorkflowJson, seconds: number): WorkflowJson {
+		return {
+			...workflow,
+			nodes: workflow.nodes.map((node) =>
+				node.type === 'n8n-nodes-base.wait' ? { ...node, parameters: { ...(node.parameters as object), amount: seconds, unit: 'seconds' } } : node,
+			),
+		};
+	}
+
+	test('one job is created, Get Job is repeated after each Wait until the status is final, and Report shows the finished job', async () => {
+		const workflow = readExample(EXAMPLE_FILES.longJob);
+		const wait = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.wait');
+		// As shipped: a wait long enough (over 65 s) for n8n to keep the waiting execution in the database.
+		expect(wait?.parameters).toMatchObject({ amount: 2, unit: 'minutes' });
+		sandbox.requests.clear();
+
+		const run = await runExample(withShortWait(workflow, 1));
+
+		const report = nodeOutput(run, 'Report');
+		expect(report).toHaveLength(1);
+		const job = sandbox.state.job(report[0].jobId as string)!;
+		expect(job.attributes).toMatchObject({
+			status: 'finished',
+			dryRun: false,
+			source: { id: FILES, path: '/data' },
+			target: { id: BUCKET, path: '/long-wait' },
+		});
+		expect(report[0]).toEqual({
+			jobId: job.id,
+			jobName: job.attributes.name,
+			status: 'finished',
+			transferredFiles: job.attributes.stats.transferredCount,
+			transferredBytes: job.attributes.stats.transferredSize,
+			summary: expect.stringContaining(`${job.attributes.stats.transferredCount} of ${job.attributes.stats.filesCount} files`),
+		});
+		// The name carries the execution ID, and "Use the Existing Job" looked for it before creating it.
+		expect(job.attributes.name).toMatch(/^Long copy \S+$/);
+		expect(sandbox.requests.count({ method: 'POST', path: '/jobs' })).toBe(1);
+
+		// Each Wait is followed by one Get Job; every check but the last saw a status that is not final.
+		const gets = run.data.resultData.runData['Get Job'] ?? [];
+		const waits = run.data.resultData.runData['Wait 2 Minutes'] ?? [];
+		expect(gets.length).toBeGreaterThanOrEqual(1);
+		expect(waits).toHaveLength(gets.length);
+		const statuses = gets.map((get) => get.data?.main?.[0]?.[0]?.json.status);
+		expect(statuses[statuses.length - 1]).toBe('finished');
+		for (const status of statuses.slice(0, -1)) expect(['finished', 'failed', 'canceled', 'stuck']).not.toContain(status);
+		expect(sandbox.requests.count({ method: 'GET', path: `/jobs/${job.id}` })).toBe(gets.length);
 	}, 10 * MINUTE);
 });

@@ -28,29 +28,40 @@ function same(a: unknown, b: unknown): boolean {
 	return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Whether a job carries every attribute the create request sent (and only compares what was sent). */
-export function matchesSent(job: Job, sent: JobCreateAttributes): boolean {
+/**
+ * The fields (as the form names them) in which a job differs from the create attributes; only what was
+ * sent is compared. Empty when the job carries every attribute the create request sent.
+ */
+export function jobDifferences(job: Job, sent: JobCreateAttributes): string[] {
 	const a = job.attributes;
-	if (a.transferType !== sent.transferType) return false;
-	if (a.dryRun !== (sent.dryRun ?? false)) return false;
-	if (a.source?.id !== sent.source.id || a.target?.id !== sent.target.id) return false;
-	if (a.source.type !== sent.source.type) return false;
-	if (!samePath(a.source.path, sent.source.path) || !samePath(a.target.path, sent.target.path)) return false;
-	if (sent.source.retrievalType !== undefined && a.source.retrievalType !== sent.source.retrievalType) return false;
-	if ((a.conflictHandling ?? null) !== (sent.conflictHandling ?? null)) return false;
+	const differ: string[] = [];
+	if (a.transferType !== sent.transferType) differ.push('Transfer Type');
+	if (a.dryRun !== (sent.dryRun ?? false)) differ.push('Dry Run');
+	if (a.source?.id !== sent.source.id || a.source?.type !== sent.source.type) differ.push('Source Storage');
+	if (a.target?.id !== sent.target.id) differ.push('Target Storage');
+	if (!samePath(a.source?.path, sent.source.path)) differ.push('Source Path');
+	if (!samePath(a.target?.path, sent.target.path)) differ.push('Target Path');
+	if (sent.source.retrievalType !== undefined && a.source?.retrievalType !== sent.source.retrievalType) differ.push('Retrieval Type');
+	if ((a.conflictHandling ?? null) !== (sent.conflictHandling ?? null)) differ.push('Conflict Handling');
 	// What the service lists is compared without trusting its shape: a rule that is not an object is kept as is.
 	const rules = (rs: Array<{ type: string; condition: string; value: string }> | undefined) =>
 		(Array.isArray(rs) ? rs : []).map((r) => (r && typeof r === 'object' ? [r.type, r.condition, r.value] : r));
-	if (!same(rules(a.scope?.rules), rules(sent.scope?.rules))) return false;
+	if (!same(rules(a.scope?.rules), rules(sent.scope?.rules))) differ.push('Scope Rules');
 	if (sent.failureConditions !== undefined) {
 		const conditions = (cs: Array<{ type: string; value: number }> | undefined) =>
 			(Array.isArray(cs) ? cs : []).map((c) => (c && typeof c === 'object' ? [c.type, c.value] : c));
-		if (!same(conditions(a.failureConditions), conditions(sent.failureConditions))) return false;
+		if (!same(conditions(a.failureConditions), conditions(sent.failureConditions))) differ.push('Fail After Errors');
 	}
+	const labels = { name: 'Name', transferRateLimit: 'Transfer Rate Limit', accountId: 'Account', userId: 'User', groupId: 'Group' };
 	for (const key of ['name', 'transferRateLimit', 'accountId', 'userId', 'groupId'] as const) {
-		if (sent[key] !== undefined && a[key] !== sent[key]) return false;
+		if (sent[key] !== undefined && a[key] !== sent[key]) differ.push(labels[key]);
 	}
-	return true;
+	return differ;
+}
+
+/** Whether a job carries every attribute the create request sent (and only compares what was sent). */
+export function matchesSent(job: Job, sent: JobCreateAttributes): boolean {
+	return jobDifferences(job, sent).length === 0;
 }
 
 /**

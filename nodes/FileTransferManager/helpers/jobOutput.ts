@@ -47,7 +47,7 @@ export function readSimplify(ctx: IExecuteFunctions, itemIndex: number): boolean
 }
 
 /** Keys Create and Run From Dry Run add to a job item; attributes of these names go under apiAttributes. */
-export const JOB_OUTPUT_KEYS = ['recoveredAfterAmbiguousError', 'dryRunJobId', 'estimatedCost'] as const;
+export const JOB_OUTPUT_KEYS = ['recoveredAfterAmbiguousError', 'reusedExistingJob', 'dryRunJobId', 'estimatedCost'] as const;
 
 /**
  * A job as an output item: flattened, and cut down to the simplified fields when asked (the simplified

@@ -25,6 +25,7 @@ export const EXAMPLE_FILES = {
 	dryRunThenRun: '01-dry-run-then-run.json',
 	alert: '02-alert-failed-or-stuck.json',
 	housekeeping: '03-housekeeping-bytes-per-storage.json',
+	longJob: '04-long-job-wait-loop.json',
 } as const;
 
 /** An example workflow as stored in examples/. */

@@ -10,7 +10,7 @@ import {
 	userLocator,
 } from '../../descriptions/common.descriptions';
 import { jobAttributesFromParameters } from '../../helpers/jobBody';
-import { createJobRecoverable } from '../../helpers/jobCreate';
+import { createJobOnce, ifNameExistsProperty, readIfNameExists, takeTurn } from '../../helpers/jobNameExists';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
@@ -162,6 +162,7 @@ const properties: INodeProperties[] = [
 					'Failure condition: the job fails once this many file errors have occurred (error count)',
 			},
 			groupLocator({ required: false, description: 'Group the job is recorded for' }),
+			ifNameExistsProperty,
 			{
 				displayName: 'Name',
 				name: 'name',
@@ -265,30 +266,46 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const draft = jobAttributesFromParameters(this, itemIndex);
+	const ifNameExists = readIfNameExists(
+		this,
+		itemIndex,
+		this.getNodeParameter('additionalFields', itemIndex, {}),
+		draft.name,
+		'Additional Fields › Name',
+	);
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
-	// The API wants the source storage's type in the job; it is only known from the storage itself.
-	const route = routes.getStorage(draft.source.id);
-	const storage = await requestResource<Storage>(this, route, 'storages', { itemIndex });
-	const sourceType = storage.attributes.type;
-	if (typeof sourceType !== 'string') {
-		throw malformedAnswer(this, `a storage without a type: "data.attributes.type" is ${describeValue(sourceType)}`, route, itemIndex);
+	// Taken before the first request, so that items of the same name look and create one by one, in item order.
+	const turn = ifNameExists === 'createAnother' || draft.name === undefined ? undefined : takeTurn(this, draft.name);
+	let created;
+	try {
+		// The API wants the source storage's type in the job; it is only known from the storage itself.
+		const route = routes.getStorage(draft.source.id);
+		const storage = await requestResource<Storage>(this, route, 'storages', { itemIndex });
+		const sourceType = storage.attributes.type;
+		if (typeof sourceType !== 'string') {
+			throw malformedAnswer(this, `a storage without a type: "data.attributes.type" is ${describeValue(sourceType)}`, route, itemIndex);
+		}
+		if (draft.source.retrievalType !== undefined && sourceType !== 'object-aws') {
+			throw invalidInput(
+				this,
+				itemIndex,
+				'"Retrieval Type"',
+				`applies only to object-aws sources, but the source storage "${storage.attributes.name}" is of type ${sourceType}`,
+				'Remove Retrieval Type from Additional Fields, or choose an object-aws (S3) source storage.',
+			);
+		}
+		const attributes: JobCreateAttributes = { ...draft, source: { type: sourceType, ...draft.source } };
+		await turn?.ready;
+		created = await createJobOnce(this, attributes, ifNameExists, itemIndex);
+	} finally {
+		turn?.done();
 	}
-	if (draft.source.retrievalType !== undefined && sourceType !== 'object-aws') {
-		throw invalidInput(
-			this,
-			itemIndex,
-			'"Retrieval Type"',
-			`applies only to object-aws sources, but the source storage "${storage.attributes.name}" is of type ${sourceType}`,
-			'Remove Retrieval Type from Additional Fields, or choose an object-aws (S3) source storage.',
-		);
-	}
-	const attributes: JobCreateAttributes = { ...draft, source: { type: sourceType, ...draft.source } };
 
-	const created = await createJobRecoverable(this, attributes, itemIndex);
 	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
 	const json = jobJson(job, simplify);
 	if (created.recovered) json.recoveredAfterAmbiguousError = true;
+	if (created.reused) json.reusedExistingJob = true;
 	return [{ json }];
 }

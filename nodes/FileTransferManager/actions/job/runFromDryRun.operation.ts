@@ -6,8 +6,8 @@ import type { Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
 import { operationError } from '../../helpers/errors';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
-import { createJobRecoverable } from '../../helpers/jobCreate';
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
+import { createJobOnce, ifNameExistsProperty, readIfNameExists, takeTurn } from '../../helpers/jobNameExists';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
@@ -40,6 +40,11 @@ const properties: INodeProperties[] = [
 				default: '{}',
 				description:
 					'Attributes your deployment needs beyond the API description, as a JSON object merged into data.attributes of the create request, e.g. {"priority": "high"}. They are not copied from the dry run (the service need not return them). Attributes copied from the dry run or set by Name are refused here.',
+			},
+			{
+				...ifNameExistsProperty,
+				description:
+					'Makes re-runs safe: with a Name unique to the dry run (an expression with its ID), a retried execution finds the job the first run started instead of starting a second one. Needs the Name field set.',
 			},
 		],
 	},
@@ -95,20 +100,49 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			: undefined;
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as unknown;
 	const additional = additionalAttributesFrom(this, itemIndex, extra, RUN_FORM_ATTRIBUTES);
+	// Only the Name field counts: the dry run's name (the default) is known only after a request, and
+	// dry runs need not have names of their own.
+	const ifNameExists = readIfNameExists(this, itemIndex, extra, name, 'Name');
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
+	// Taken before the first request, so that items of the same name look and create one by one, in item order.
+	const turn = ifNameExists === 'createAnother' || name === undefined ? undefined : takeTurn(this, name);
+	let dryRun: Job;
+	let created;
+	try {
+		dryRun = await finishedDryRun(this, dryRunId, itemIndex);
+		const attributes: JobCreateAttributes = { ...attributesFromDryRun(dryRun, name), ...additional };
+		await turn?.ready;
+		created = await createJobOnce(this, attributes, ifNameExists, itemIndex);
+	} finally {
+		turn?.done();
+	}
+
+	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
+	const json: IDataObject = {
+		...jobJson(job, simplify),
+		dryRunJobId: dryRun.id,
+		estimatedCost: (dryRun.attributes.stats?.estimatedCost ?? null) as IDataObject | null,
+	};
+	if (created.recovered) json.recoveredAfterAmbiguousError = true;
+	if (created.reused) json.reusedExistingJob = true;
+	return [{ json }];
+}
+
+/** The dry-run job, checked to be a finished dry run with a source and a target. */
+async function finishedDryRun(ctx: IExecuteFunctions, dryRunId: string, itemIndex: number): Promise<Job> {
 	const route = routes.getJob(dryRunId);
-	const dryRun = await requestResource<Job>(this, route, 'jobs', { itemIndex });
+	const dryRun = await requestResource<Job>(ctx, route, 'jobs', { itemIndex });
 	// Its source and target are copied into the new job.
 	for (const end of ['source', 'target'] as const) {
 		const value: unknown = dryRun.attributes[end];
 		if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-			throw malformedAnswer(this, `a job without a ${end}: "data.attributes.${end}" is ${describeValue(value)}`, route, itemIndex);
+			throw malformedAnswer(ctx, `a job without a ${end}: "data.attributes.${end}" is ${describeValue(value)}`, route, itemIndex);
 		}
 	}
 	if (dryRun.attributes.dryRun !== true) {
-		throw operationError(this.getNode(), `Job ${dryRunId} is not a dry run [item ${itemIndex}]`, {
+		throw operationError(ctx.getNode(), `Job ${dryRunId} is not a dry run [item ${itemIndex}]`, {
 			itemIndex,
 			description:
 				'Run From Dry Run repeats a dry-run job for real. To start a job with new settings use Job → Create; to continue a paused job use Job → Resume.',
@@ -116,7 +150,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	if (dryRun.attributes.status !== 'finished') {
 		throw operationError(
-			this.getNode(),
+			ctx.getNode(),
 			`Dry-run job ${dryRunId} has status "${dryRun.attributes.status}", not "finished" [item ${itemIndex}]`,
 			{
 				itemIndex,
@@ -125,15 +159,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			},
 		);
 	}
-
-	const attributes: JobCreateAttributes = { ...attributesFromDryRun(dryRun, name), ...additional };
-	const created = await createJobRecoverable(this, attributes, itemIndex);
-	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
-	const json: IDataObject = {
-		...jobJson(job, simplify),
-		dryRunJobId: dryRun.id,
-		estimatedCost: (dryRun.attributes.stats?.estimatedCost ?? null) as IDataObject | null,
-	};
-	if (created.recovered) json.recoveredAfterAmbiguousError = true;
-	return [{ json }];
+	return dryRun;
 }
