@@ -54,17 +54,22 @@ export const JOB_OUTPUT_KEYS = ['recoveredAfterAmbiguousError', 'reusedExistingJ
  * item leaves out apiAttributes; Simplify off shows it).
  */
 export function jobJson(job: Job, simplify: boolean): IDataObject {
-	const flat = flatten(job, {}, JOB_OUTPUT_KEYS);
-	if (!simplify) return flat;
+	if (!simplify) return flatten(job, {}, JOB_OUTPUT_KEYS);
+	// The simplified fields straight from the job, as flatten would place them (without building the
+	// whole flat object first: a Return All maps 100,000 jobs). `id` is the record's; an attribute named
+	// like one of the node's own keys would go under apiAttributes, which the simplified item leaves out.
+	const attributes = job.attributes as unknown as IDataObject;
 	const stats = (job.attributes.stats ?? {}) as Partial<JobStats>;
 	const out: IDataObject = {};
 	for (const field of SIMPLIFIED_JOB_FIELDS) {
-		if (field === 'stats') {
+		if (field === 'id') {
+			out.id = job.id;
+		} else if (field === 'stats') {
 			const picked: IDataObject = {};
 			for (const stat of SIMPLIFIED_STATS_FIELDS) picked[stat] = (stats[stat] ?? null) as IDataObject[string];
 			out.stats = picked;
-		} else if (field in flat) {
-			out[field] = flat[field];
+		} else if (Object.prototype.hasOwnProperty.call(attributes, field)) {
+			out[field] = attributes[field];
 		}
 	}
 	out.summary = jobSummary(job);
