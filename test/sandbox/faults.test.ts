@@ -209,6 +209,18 @@ describe('faults: rule matching', () => {
 		expect((await h.api.tokenRequest(form)).status).toBe(200);
 	});
 
+	it('slow on /oauth/token delays every token answer (times: Infinity); the tokens still work', async () => {
+		h.sb.faults.add({ kind: 'slow', path: '/oauth/token', times: Infinity, delayMs: 300 });
+		const form = { grant_type: 'client_credentials', client_id: h.sb.clientId, client_secret: h.sb.clientSecret };
+		for (let i = 0; i < 2; i++) {
+			const t = Date.now();
+			const answer = await h.api.tokenRequest(form);
+			expect(answer.status).toBe(200);
+			expect(Date.now() - t).toBeGreaterThanOrEqual(290);
+		}
+		expect(h.sb.requests.count({ method: 'POST', path: '/oauth/token' })).toBeGreaterThanOrEqual(2);
+	});
+
 	it('chaos: rate 1 faults every API request (token endpoint spared); clear() ends it', async () => {
 		h.sb.faults.chaos({ rate: 1, seed: 7, kinds: ['internal-error'] });
 		for (const p of ['/', '/jobs', '/users']) expectError(await h.api.get(p), 500, 'internal-error');

@@ -1,0 +1,134 @@
+/**
+ * A private Redis for n8n's Bull queue: the system's redis-server (as root, installed with apt-get when
+ * missing), in the foreground in its own process group, on 127.0.0.1 only, without persistence.
+ * No npm package ships a Redis binary that installs offline (redis-memory-server downloads and builds source).
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { type ManagedProcess, runCommand, sleep, spawnGroup } from '../lib';
+
+type Log = (line: string) => void;
+
+const SEARCH_DIRS = ['/usr/bin', '/usr/local/bin', '/usr/sbin', '/bin'];
+
+/** redis-server from PATH or the usual folders, or undefined. */
+export function findRedisServer(): string | undefined {
+	const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SEARCH_DIRS];
+	for (const dir of dirs) {
+		const file = path.join(dir, 'redis-server');
+		try {
+			fs.accessSync(file, fs.constants.X_OK);
+			return file;
+		} catch {
+			// not here
+		}
+	}
+	return undefined;
+}
+
+function redisVersion(binary: string): string {
+	try {
+		return /v=(\S+)/.exec(execFileSync(binary, ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown version';
+	} catch {
+		return 'unknown version';
+	}
+}
+
+/** redis-server, installed with apt-get when missing and this process is root. */
+export async function ensureRedisServer(log: Log): Promise<string> {
+	const found = findRedisServer();
+	if (found) return found;
+	if (process.getuid?.() !== 0) {
+		throw new Error('redis-server is not installed. Install it once with: sudo apt-get install -y redis-server');
+	}
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	const install = () =>
+		runCommand('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], {
+			label: 'apt-get install redis-server',
+			env,
+			timeoutMs: 300000,
+		});
+	log('redis-server is missing; running as root, so: apt-get install -y --no-install-recommends redis-server');
+	try {
+		await install();
+	} catch (error) {
+		log(`apt-get install failed (${(error as Error).message.split('\n')[0]}); running apt-get update, then trying again`);
+		await runCommand('apt-get', ['update'], { label: 'apt-get update', env, timeoutMs: 300000 });
+		await install();
+	}
+	const installed = findRedisServer();
+	if (!installed) throw new Error('apt-get installed redis-server, but no redis-server binary was found');
+	log(`installed ${installed} (${redisVersion(installed)})`);
+	return installed;
+}
+
+/** Sends PING; resolves true on +PONG. */
+function ping(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = net.connect({ host: '127.0.0.1', port });
+		const done = (ok: boolean) => {
+			socket.destroy();
+			resolve(ok);
+		};
+		socket.setTimeout(1000, () => done(false));
+		socket.once('error', () => done(false));
+		socket.once('connect', () => socket.write('PING\r\n'));
+		socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+	});
+}
+
+export interface RedisServer {
+	port: number;
+	host: string;
+	binary: string;
+	version: string;
+	proc: ManagedProcess;
+	stop(graceMs?: number): Promise<void>;
+}
+
+export interface StartRedisOptions {
+	/** Redis's working folder. */
+	dir: string;
+	port: number;
+	logFile?: string;
+	echo?: boolean;
+	log?: Log;
+	readyTimeoutMs?: number;
+}
+
+/** Starts redis-server on 127.0.0.1:port and waits until it answers PING. */
+export async function startRedis(options: StartRedisOptions): Promise<RedisServer> {
+	const log = options.log ?? ((line: string) => process.stderr.write(`[redis] ${line}\n`));
+	const binary = await ensureRedisServer(log);
+	fs.mkdirSync(options.dir, { recursive: true });
+	const proc = spawnGroup(
+		binary,
+		[
+			'--port', String(options.port),
+			'--bind', '127.0.0.1',
+			'--save', '',
+			'--appendonly', 'no',
+			'--daemonize', 'no',
+			'--dir', options.dir,
+		],
+		{ label: 'redis', cwd: options.dir, logFile: options.logFile, echo: options.echo },
+	);
+	const deadline = Date.now() + (options.readyTimeoutMs ?? 20000);
+	while (!(await ping(options.port))) {
+		if (!proc.isRunning() || Date.now() > deadline) {
+			await proc.stop(1000);
+			throw new Error(`redis-server did not start on 127.0.0.1:${options.port}:\n${proc.tail(20)}`);
+		}
+		await sleep(50);
+	}
+	return {
+		port: options.port,
+		host: '127.0.0.1',
+		binary,
+		version: redisVersion(binary),
+		proc,
+		stop: (graceMs = 3000) => proc.stop(graceMs),
+	};
+}

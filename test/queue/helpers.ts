@@ -1,0 +1,308 @@
+/**
+ * Pieces of the queue-mode e2e suite: the figures it reports, the sandbox jobs it makes fail, the execution
+ * records it reads back from n8n, and the workflows it imports.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
+import { projectRoot, sleep, withCredential, type PublicApiClient, type RestClient, type WorkflowJson } from '../../scripts/n8n/lib';
+import { EXAMPLE_FILES, readExample } from '../e2e/helpers/examples';
+
+export const MINUTE = 60 * 1000;
+export const TRIGGER = 'Failed or Stuck Job';
+
+/** Ignored folder (tmp/ is in .gitignore) for the figures and the stacks' data. */
+export const OUT_DIR = path.join(projectRoot, 'tmp', 'queue-e2e');
+export const FIGURES_FILE = path.join(OUT_DIR, 'figures.json');
+
+// ---------------------------------------------------------------------------------------------------------
+// Figures: one line each on stdout, prefixed "[queue e2e]", and all of them in FIGURES_FILE
+
+const figures: Record<string, unknown> = {};
+
+export function figure(name: string, value: unknown, note = ''): void {
+	figures[name] = value;
+	const shown = typeof value === 'string' ? value : JSON.stringify(value);
+	process.stdout.write(`[queue e2e] ${name}: ${shown}${note ? ` (${note})` : ''}\n`);
+	writeFigures();
+}
+
+export function writeFigures(): void {
+	fs.mkdirSync(OUT_DIR, { recursive: true });
+	fs.writeFileSync(FIGURES_FILE, `${JSON.stringify({ writtenAt: new Date().toISOString(), figures }, null, 2)}\n`);
+}
+
+export function getFigure(name: string): unknown {
+	return figures[name];
+}
+
+/** Progress lines on stderr, with seconds since the suite started. */
+const t0 = Date.now();
+export function log(what: string): void {
+	process.stderr.write(`[queue e2e ${((Date.now() - t0) / 1000).toFixed(0)} s] ${what}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Sandbox
+
+/** Makes an inserted running job fail with one error, as the sandbox's engine would; returns its id. */
+export function failJob(sandbox: Sandbox, name: string): string {
+	const [id] = sandbox.control.insertJobs(1, { status: 'running', name });
+	sandbox.control.addJobError(id, { sourcePath: `/queue-e2e/${name}.csv`, message: `${name}: the target disk is full.` });
+	sandbox.control.setJobStatus(id, 'failed');
+	return id;
+}
+
+/** The trigger's job-list requests so far (its polls); nothing else lists jobs while the trigger tests run. */
+export const listRequests = (sandbox: Sandbox): number => sandbox.requests.count({ method: 'GET', path: '/jobs' });
+
+/** Successful job creations at the sandbox. */
+export const jobCreations = (sandbox: Sandbox): number =>
+	sandbox.requests.all().filter((r) => r.method === 'POST' && r.path === '/jobs' && (r.status === 201 || r.status === 200)).length;
+
+export const tokenRequests = (sandbox: Sandbox): number => sandbox.requests.count({ method: 'POST', path: '/oauth/token' });
+
+// ---------------------------------------------------------------------------------------------------------
+// n8n: workflows and executions
+
+export interface ExecutionRecord {
+	id: string;
+	status: string;
+	mode: string;
+	startedAt?: string;
+	stoppedAt?: string | null;
+	data?: {
+		resultData?: {
+			runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>>;
+			error?: { message?: string };
+		};
+		executionData?: {
+			nodeExecutionStack?: Array<{ node?: { name?: string }; data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>;
+		};
+	};
+}
+
+export const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
+
+export async function executions(api: PublicApiClient, workflowId: string, includeData = false): Promise<ExecutionRecord[]> {
+	return api.list<ExecutionRecord>(`/executions?workflowId=${workflowId}&includeData=${includeData}`);
+}
+
+/** Polls `check` until it returns a value other than undefined; fails with `what` at the deadline. */
+export async function until<T>(
+	what: string,
+	timeoutMs: number,
+	check: () => Promise<T | undefined> | T | undefined,
+	intervalMs = 1000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+/** Waits until the workflow has at least `count` executions and none of them is still new, running or waiting. */
+export async function settledExecutions(
+	api: PublicApiClient,
+	workflowId: string,
+	count: number,
+	timeoutMs: number,
+	includeData = false,
+): Promise<ExecutionRecord[]> {
+	return until(`${count} finished execution(s) of workflow ${workflowId}`, timeoutMs, async () => {
+		const all = await executions(api, workflowId, false);
+		if (all.length < count || !all.every((e) => FINAL_STATUSES.includes(e.status))) return undefined;
+		return includeData ? executions(api, workflowId, true) : all;
+	}, 2000);
+}
+
+/** What a trigger workflow delivered: how often each job id reached a run, and ids only recorded (never run). */
+export interface Deliveries {
+	delivered: Map<string, number>;
+	/** Trigger items in executions that never ran (e.g. created, then main died before it was enqueued). */
+	stranded: Map<string, number>;
+	statuses: Record<string, number>;
+}
+
+export function deliveries(all: ExecutionRecord[]): Deliveries {
+	const delivered = new Map<string, number>();
+	const stranded = new Map<string, number>();
+	const statuses: Record<string, number> = {};
+	const add = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1);
+	for (const execution of all) {
+		statuses[execution.status] = (statuses[execution.status] ?? 0) + 1;
+		const ran = execution.data?.resultData?.runData?.[TRIGGER]?.[0]?.data?.main?.[0];
+		if (ran) {
+			for (const item of ran) add(delivered, String(item.json.id));
+			continue;
+		}
+		const queued = execution.data?.executionData?.nodeExecutionStack?.find((entry) => entry.node?.name === TRIGGER);
+		for (const item of queued?.data?.main?.[0] ?? []) add(stranded, String(item.json.id));
+	}
+	return { delivered, stranded, statuses };
+}
+
+/** Missed and repeated events for a set of failed jobs. */
+export function tally(failed: string[], d: Deliveries, alsoExpected: string[] = []) {
+	const missed = failed.filter((id) => !d.delivered.has(id));
+	const repeated = failed.filter((id) => (d.delivered.get(id) ?? 0) > 1);
+	const extraDeliveries = failed.reduce((sum, id) => sum + Math.max(0, (d.delivered.get(id) ?? 0) - 1), 0);
+	const strandedOnly = missed.filter((id) => d.stranded.has(id));
+	const expected = new Set([...failed, ...alsoExpected]);
+	const unknown = [...d.delivered.keys()].filter((id) => !expected.has(id));
+	return { missed, repeated, extraDeliveries, strandedOnly, unknown };
+}
+
+/** Starts a manual run; returns the execution id. */
+export async function runManually(rest: RestClient, workflowId: string, trigger: string): Promise<string> {
+	const result = await rest.call<{ executionId?: string }>('POST', `/workflows/${workflowId}/run`, {
+		triggerToStartFrom: { name: trigger },
+	});
+	if (!result?.executionId) throw new Error(`manual run of ${workflowId} started no execution: ${JSON.stringify(result)}`);
+	return String(result.executionId);
+}
+
+/** Creates a workflow from JSON under a new name (public API); activates it when asked. */
+export async function createWorkflow(
+	api: PublicApiClient,
+	workflow: WorkflowJson,
+	name: string,
+	options: { activate?: boolean } = {},
+): Promise<string> {
+	const body = {
+		name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings: workflow.settings ?? { executionOrder: 'v1' },
+	};
+	const { id } = await api.call<{ id: string }>('POST', '/workflows', body);
+	if (options.activate) await api.call('POST', `/workflows/${id}/activate`);
+	return id;
+}
+
+/**
+ * Polls four times a minute (at seconds 0, 15, 30 and 45). n8n refuses a cron below a minute, but accepts a
+ * list of once-a-minute crons: the trigger's Poll Times take several entries.
+ */
+export const FAST_POLL_TIMES = { item: [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
+
+/**
+ * The alert example with fast polling (FAST_POLL_TIMES) and its credential pointed at `credential`;
+ * `attachErrors` replaces the example's 5 (0: no errors request per job, so a poll is a few list requests).
+ */
+export function fastAlert(credential: { id: string; name: string }, attachErrors?: number): WorkflowJson {
+	const workflow = example('alert', credential);
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			if (node.name !== TRIGGER) return node;
+			const parameters = { ...(node.parameters as { options?: Record<string, unknown> }), pollTimes: FAST_POLL_TIMES };
+			if (attachErrors !== undefined) parameters.options = { ...parameters.options, attachErrors };
+			return { ...node, parameters };
+		}),
+	};
+}
+
+/** Start times of the trigger's polls: its job-list requests (nothing else lists jobs during those tests). */
+export function pollStarts(sandbox: Sandbox, since = 0): number[] {
+	return sandbox.requests
+		.all()
+		.filter((r) => r.method === 'GET' && r.path === '/jobs' && r.at >= since)
+		.map((r) => r.at);
+}
+
+/** Example workflows with their credential pointed at `credential`. */
+export function example(file: keyof typeof EXAMPLE_FILES, credential: { id: string; name: string }): WorkflowJson {
+	return withCredential(readExample(EXAMPLE_FILES[file]), credential);
+}
+
+/** Execution ids a process's log says it started ("Worker started execution N"). */
+export function startedExecutions(logText: string): Set<string> {
+	return new Set([...logText.matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]));
+}
+
+export function enqueuedExecutions(logText: string): Set<string> {
+	return new Set([...logText.matchAll(/Enqueued execution (\d+)/g)].map((m) => m[1]));
+}
+
+/**
+ * A workflow that creates one copy job with Wait for Completion on a job made slow by a low transfer rate
+ * limit (the sandbox's transfer time is size / rate). `extra` is merged into the Create node's parameters.
+ */
+export function slowCreateWorkflow(
+	credential: { id: string; name: string },
+	jobName: string,
+	sourcePath: string,
+	extra: { parameters?: Record<string, unknown>; additionalFields?: Record<string, unknown> } = {},
+): WorkflowJson {
+	const { files, archive } = DEMO_IDS.storageIds;
+	return withCredential(
+		{
+			name: 'slow create',
+			nodes: [
+				{ id: 'qe2e-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'qe2e-create',
+					name: 'Create Job',
+					type: 'n8n-nodes-file-transfer-manager.fileTransferManager',
+					typeVersion: 1,
+					position: [300, 0],
+					parameters: {
+						resource: 'job',
+						operation: 'create',
+						transferType: 'copy',
+						sourceStorageId: { __rl: true, mode: 'id', value: files },
+						sourcePath,
+						targetStorageId: { __rl: true, mode: 'id', value: archive },
+						targetPath: sourcePath,
+						conflictHandling: 'overwrite',
+						additionalFields: { name: jobName, transferRateLimit: 1, ...extra.additionalFields },
+						waitForCompletion: true,
+						pollInterval: 1,
+						maxWait: 600,
+						...extra.parameters,
+					},
+					credentials: { fileTransferManagerOAuth2Api: { name: credential.name } },
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Create Job', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		},
+		credential,
+	);
+}
+
+/**
+ * The Job Create option that reuses an existing job of the same name (idempotency), when this build of the
+ * node has one: found by its name or display name in the built node description. Undefined otherwise.
+ */
+export function idempotencyOption(): { name: string; displayName: string; type: string; parent?: string } | undefined {
+	const file = path.join(projectRoot, 'dist', 'nodes', 'FileTransferManager', 'FileTransferManager.node.js');
+	if (!fs.existsSync(file)) return undefined;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const mod = require(file) as Record<string, new () => { description: { properties: unknown[] } }>;
+	const NodeClass = Object.values(mod).find((v) => typeof v === 'function');
+	if (!NodeClass) return undefined;
+	const pattern = /idempot|reuse|same name/i;
+	type Prop = { name: string; displayName: string; type: string; options?: Prop[]; displayOptions?: { show?: Record<string, unknown[]> } };
+	const isJobCreate = (p: Prop) => {
+		const show = p.displayOptions?.show;
+		return !show || ((show.resource ?? ['job']).includes('job') && (show.operation ?? ['create']).includes('create'));
+	};
+	for (const prop of new NodeClass().description.properties as Prop[]) {
+		if (!isJobCreate(prop)) continue;
+		if (pattern.test(`${prop.name} ${prop.displayName}`)) return { name: prop.name, displayName: prop.displayName, type: prop.type };
+		for (const option of prop.options ?? []) {
+			if (option && typeof option === 'object' && 'displayName' in option && pattern.test(`${option.name} ${option.displayName}`)) {
+				return { name: option.name, displayName: option.displayName, type: option.type, parent: prop.name };
+			}
+		}
+	}
+	return undefined;
+}
+
+/** A random integer in [min, max]. */
+export const randomInt = (min: number, max: number): number => min + Math.floor(Math.random() * (max - min + 1));
