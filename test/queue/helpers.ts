@@ -275,34 +275,6 @@ export function slowCreateWorkflow(
 	);
 }
 
-/**
- * The Job Create option that reuses an existing job of the same name (idempotency), when this build of the
- * node has one: found by its name or display name in the built node description. Undefined otherwise.
- */
-export function idempotencyOption(): { name: string; displayName: string; type: string; parent?: string } | undefined {
-	const file = path.join(projectRoot, 'dist', 'nodes', 'FileTransferManager', 'FileTransferManager.node.js');
-	if (!fs.existsSync(file)) return undefined;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const mod = require(file) as Record<string, new () => { description: { properties: unknown[] } }>;
-	const NodeClass = Object.values(mod).find((v) => typeof v === 'function');
-	if (!NodeClass) return undefined;
-	const pattern = /idempot|reuse|same name/i;
-	type Prop = { name: string; displayName: string; type: string; options?: Prop[]; displayOptions?: { show?: Record<string, unknown[]> } };
-	const isJobCreate = (p: Prop) => {
-		const show = p.displayOptions?.show;
-		return !show || ((show.resource ?? ['job']).includes('job') && (show.operation ?? ['create']).includes('create'));
-	};
-	for (const prop of new NodeClass().description.properties as Prop[]) {
-		if (!isJobCreate(prop)) continue;
-		if (pattern.test(`${prop.name} ${prop.displayName}`)) return { name: prop.name, displayName: prop.displayName, type: prop.type };
-		for (const option of prop.options ?? []) {
-			if (option && typeof option === 'object' && 'displayName' in option && pattern.test(`${option.name} ${option.displayName}`)) {
-				return { name: option.name, displayName: option.displayName, type: option.type, parent: prop.name };
-			}
-		}
-	}
-	return undefined;
-}
 
 /** A random integer in [min, max]. */
 export const randomInt = (min: number, max: number): number => min + Math.floor(Math.random() * (max - min + 1));

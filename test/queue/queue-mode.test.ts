@@ -29,7 +29,6 @@ import {
 	fastAlert,
 	failJob,
 	figure,
-	idempotencyOption,
 	jobCreations,
 	listRequests,
 	log,
@@ -374,25 +373,20 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		}
 		expect(failed.length).toBeGreaterThan(0);
 		expect(fresh.unknown).toEqual([]);
+		// The goal: nothing missed. (A repeat is allowed by the trigger's guarantee, for the one poll n8n is
+		// handing over at the instant main dies; it is counted above, not asserted.)
+		expect(fresh.missed).toEqual([]);
 	}), 10 * MINUTE);
 
 	test('5. a worker killed with SIGKILL during Wait for Completion', keepOnFailure(async () => {
-		const option = idempotencyOption();
-		figure('worker crash: Job Create idempotency option', option ? `${option.displayName} (${option.name})` : 'absent in this build');
+		// The job name is the idempotency marker (Job Create → Additional Fields → If a Job With This Name
+		// Exists: Use the Existing Job): a re-run of the workflow finds the job the crashed run created.
 		const { files } = DEMO_IDS.storageIds;
 		// 3000 bytes at 1 byte/s, at sandbox speed 200: the job transfers for about 15 s.
 		const folder = `/queue-e2e-slow-${Date.now()}`;
 		sandbox.control.writeFile(files, `${folder}/big.bin`, Buffer.alloc(3000, 120));
 		const jobName = `queue e2e slow ${Date.now()}`;
-		const extra: { parameters?: Record<string, unknown>; additionalFields?: Record<string, unknown> } = {};
-		if (option) {
-			const value = option.type === 'boolean' ? true : undefined;
-			if (value !== undefined) {
-				if (option.parent === 'additionalFields') extra.additionalFields = { [option.name]: value };
-				else if (option.parent) extra.parameters = { [option.parent]: { [option.name]: value } };
-				else extra.parameters = { [option.name]: value };
-			}
-		}
+		const extra = { additionalFields: { ifNameExists: 'useExisting' } };
 		const workflowId = await createWorkflow(
 			stack.publicApi,
 			slowCreateWorkflow(stack.credential, jobName, folder, extra),
@@ -453,11 +447,15 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		}, 1000);
 		figure('worker crash: the workflow run again', rerun.status);
 		const createsTotal = jobCreations(sandbox) - createsBefore;
-		figure('worker crash: jobs created for the one item after the crash, a Retry and a re-run', createsTotal, option ? 'idempotency option set' : 'no idempotency option in this build');
+		figure('worker crash: jobs created for the one item after the crash, a Retry and a re-run', createsTotal, 'If a Job With This Name Exists: Use the Existing Job');
 		expect(createsAfterCrash).toBe(1);
-		if (option && option.type === 'boolean') {
-			expect(createsTotal).toBeLessThanOrEqual(1);
-		}
+		// The re-run output the crashed run's job, marked as reused, and created none.
+		expect(rerun.status).toBe('success');
+		const output = rerun.data?.resultData?.runData?.['Create Job']?.[0]?.data?.main?.[0]?.[0]?.json as
+			| { id?: string; status?: string; reusedExistingJob?: boolean }
+			| undefined;
+		expect(output).toMatchObject({ id: job!.id, status: 'finished', reusedExistingJob: true });
+		expect(createsTotal).toBe(1);
 	}), 10 * MINUTE);
 });
 
@@ -466,11 +464,8 @@ describe('queue mode with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABL
 	// About 4 more minutes: beyond the CI budget, so only on demand (FTM_QUEUE_DURABLE=1).
 	const run = () => process.env.FTM_QUEUE_DURABLE === '1';
 
-	test(`main killed with SIGKILL at ${CRASHES} random moments, durable cursors`, keepOnFailure(async () => {
-		if (!run()) {
-			figure('main crashes (durable cursors)', 'not run (FTM_QUEUE_DURABLE=1 runs it)');
-			return;
-		}
+	if (!run()) figure('main crashes (durable cursors)', 'not run (FTM_QUEUE_DURABLE=1 runs it)');
+	(run() ? test : test.skip)(`main killed with SIGKILL at ${CRASHES} random moments, durable cursors`, keepOnFailure(async () => {
 		for (const stack of stacks.splice(0)) await stack.stop();
 		const stack = await newStack('durable', DURABLE_ENV);
 		const polls = listRequests(sandbox);
