@@ -5,6 +5,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pidAlive } from './lib';
 import { N8N_VERSION, cacheRoot, findNodeRuntime, n8nBin, n8nInstallDir, type NodeRuntime } from './paths';
 
 /** linkedom 0.18.15 depends on a package version the registry lacks. */
@@ -40,15 +41,6 @@ export function readValidMarker(version: string = N8N_VERSION): InstallMarker | 
 		return marker;
 	} catch {
 		return undefined;
-	}
-}
-
-function pidAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
 

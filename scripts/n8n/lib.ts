@@ -202,6 +202,32 @@ export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Whether a process of this PID exists (EPERM: it does, owned by another user). */
+export function pidAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** Polls `check` until it returns a value other than undefined; fails with `what` at the deadline. */
+export async function until<T>(
+	what: string,
+	timeoutMs: number,
+	check: () => Promise<T | undefined> | T | undefined,
+	intervalMs = 1000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Package: build, pack, install the way users do
 
@@ -557,6 +583,24 @@ export async function ensureCredential(
 	}
 	const created = await api.call<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
 	return { id: created.id, name, created: true, updated: false };
+}
+
+/** The workflow exports of a folder (`*.json`, in name order), each named after its file when it has no name. */
+export function readExamples(dir: string): Array<{ file: string; workflow: WorkflowJson }> {
+	if (!fs.existsSync(dir)) return [];
+	return fs
+		.readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.map((name) => {
+			const file = path.join(dir, name);
+			const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as WorkflowJson;
+			if (!Array.isArray(workflow.nodes) || typeof workflow.connections !== 'object') {
+				throw new Error(`${file} is not a workflow export (needs "nodes" and "connections")`);
+			}
+			workflow.name ||= path.basename(name, '.json');
+			return { file, workflow };
+		});
 }
 
 export interface WorkflowJson {

@@ -34,13 +34,13 @@ import {
 	installPackage,
 	portInUse,
 	projectRoot,
+	readExamples,
 	shutdownManaged,
 	startN8n,
 	startSandboxProcess,
 	tempDir,
 	withCredential,
 	type OwnerAccount,
-	type WorkflowJson,
 } from './lib';
 
 let USER_FOLDER = path.join(projectRoot, '.n8n-data');
@@ -98,23 +98,6 @@ function portOption(value: string | undefined, fallback: number, name: string): 
 	const port = Number(value ?? fallback);
 	if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`--${name} must be a port number, got "${value}"`);
 	return port;
-}
-
-function readExamples(dir: string): Array<{ file: string; workflow: WorkflowJson }> {
-	if (!fs.existsSync(dir)) return [];
-	return fs
-		.readdirSync(dir)
-		.filter((name) => name.endsWith('.json'))
-		.sort()
-		.map((name) => {
-			const file = path.join(dir, name);
-			const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as WorkflowJson;
-			if (!Array.isArray(workflow.nodes) || typeof workflow.connections !== 'object') {
-				throw new Error(`${file} is not a workflow export (needs "nodes" and "connections")`);
-			}
-			workflow.name ||= path.basename(name, '.json');
-			return { file, workflow };
-		});
 }
 
 let stopping = 0;

@@ -5,13 +5,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
-import { projectRoot, sleep, withCredential, type PublicApiClient, type RestClient, type WorkflowJson } from '../../scripts/n8n/lib';
+import { projectRoot, until, withCredential, type PublicApiClient, type RestClient, type WorkflowJson } from '../../scripts/n8n/lib';
 import { EXAMPLE_FILES, readExample } from '../e2e/helpers/examples';
 
 export const MINUTE = 60 * 1000;
 export const TRIGGER = 'Failed or Stuck Job';
 
 /** Ignored folder (tmp/ is in .gitignore) for the figures and the stacks' data. */
+export { until };
 export const OUT_DIR = path.join(projectRoot, 'tmp', 'queue-e2e');
 export const FIGURES_FILE = path.join(OUT_DIR, 'figures.json');
 
@@ -86,22 +87,6 @@ export const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
 export async function executions(api: PublicApiClient, workflowId: string, includeData = false): Promise<ExecutionRecord[]> {
 	return api.list<ExecutionRecord>(`/executions?workflowId=${workflowId}&includeData=${includeData}`);
-}
-
-/** Polls `check` until it returns a value other than undefined; fails with `what` at the deadline. */
-export async function until<T>(
-	what: string,
-	timeoutMs: number,
-	check: () => Promise<T | undefined> | T | undefined,
-	intervalMs = 1000,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
-		await sleep(intervalMs);
-	}
 }
 
 /** Waits until the workflow has at least `count` executions and none of them is still new, running or waiting. */

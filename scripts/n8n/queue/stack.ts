@@ -20,7 +20,7 @@ import { ensureN8nInstalled } from '../install';
 import {
 	type ManagedProcess,
 	type OwnerAccount,
-	type WorkflowJson,
+
 	PublicApiClient,
 	RestClient,
 	apiKeyWorks,
@@ -36,6 +36,7 @@ import {
 	n8nEnv,
 	portInUse,
 	projectRoot,
+	readExamples,
 	sleep,
 	spawnGroup,
 	tempDir,
@@ -150,20 +151,6 @@ function encryptionKey(userFolder: string): string {
 		// first start
 	}
 	return randomBytes(24).toString('base64url');
-}
-
-function readExamples(dir: string): Array<{ file: string; workflow: WorkflowJson }> {
-	if (!fs.existsSync(dir)) return [];
-	return fs
-		.readdirSync(dir)
-		.filter((name) => name.endsWith('.json'))
-		.sort()
-		.map((name) => {
-			const file = path.join(dir, name);
-			const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as WorkflowJson;
-			workflow.name ||= path.basename(name, '.json');
-			return { file, workflow };
-		});
 }
 
 /** Whether any process of the group is alive. */

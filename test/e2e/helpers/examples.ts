@@ -14,6 +14,7 @@ import {
 	type RunResult,
 	type WorkflowJson,
 } from '../../../scripts/n8n/lib';
+export { until } from '../../../scripts/n8n/lib';
 import type { Document, Job, JobCreateAttributes } from '../../../nodes/FileTransferManager/api/types';
 
 export const EXAMPLES_DIR = path.join(projectRoot, 'examples');
@@ -112,18 +113,3 @@ export class SandboxClient {
 	}
 }
 
-/** Polls `check` until it returns a value other than undefined, or fails with `what` at the deadline. */
-export async function until<T>(
-	what: string,
-	timeoutMs: number,
-	check: () => Promise<T | undefined> | T | undefined,
-	intervalMs = 2000,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, intervalMs));
-	}
-}
