@@ -183,17 +183,19 @@ export interface SandboxDataInfo {
 	/** True when this start created the state (seeded it), false when it was read from the database. */
 	created: boolean;
 	/** Records read from the database (all 0 when created); resumedRuns: job runs that carry on. */
-	kept: {
-		accounts: number;
-		groups: number;
-		users: number;
-		storages: number;
-		jobs: number;
-		transfers: number;
-		errors: number;
-		tokens: number;
-		resumedRuns: number;
-	};
+	kept: KeptCounts & { resumedRuns: number };
+}
+
+/** Records of each kind a data folder held when the sandbox started. */
+export interface KeptCounts {
+	accounts: number;
+	groups: number;
+	users: number;
+	storages: number;
+	jobs: number;
+	transfers: number;
+	errors: number;
+	tokens: number;
 }
 
 /** Ids of the demo data, fixed so that docs and examples can name them. */

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Job, JobAttributes, JobStatus } from '../../nodes/FileTransferManager/api/types';
 import { registerAdmin } from './admin';
-import type { Sandbox, SandboxControl, SandboxOptions, SandboxState } from './api';
+import type { KeptCounts, Sandbox, SandboxControl, SandboxOptions, SandboxState } from './api';
 import { Auth } from './auth';
 import { DEMO_IDS, defaultJobAttributes, seed } from './demo';
 import { Engine, isFinal } from './engine';
@@ -27,6 +27,9 @@ export const DEFAULT_CLIENT_ID = 'sandbox-client';
 export const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
 
 /** Starts the sandbox server on 127.0.0.1 and resolves once it listens. */
+/** The counts of a start that created its state (or keeps it in memory). */
+const NOTHING_KEPT: KeptCounts = { accounts: 0, groups: 0, users: 0, storages: 0, jobs: 0, transfers: 0, errors: 0, tokens: 0 };
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
 	const clientSecret = options.clientSecret ?? DEFAULT_CLIENT_SECRET;
@@ -206,17 +209,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			dataDir,
 			database: persistence?.file ?? null,
 			created: !kept,
-			kept: {
-				accounts: kept?.accounts ?? 0,
-				groups: kept?.groups ?? 0,
-				users: kept?.users ?? 0,
-				storages: kept?.storages ?? 0,
-				jobs: kept?.jobs ?? 0,
-				transfers: kept?.transfers ?? 0,
-				errors: kept?.errors ?? 0,
-				tokens: kept?.tokens ?? 0,
-				resumedRuns,
-			},
+			kept: { ...(kept?.counts ?? NOTHING_KEPT), resumedRuns },
 		},
 		close() {
 			closing ??= (async () => {

@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Job, JobError, JobTransfer } from '../../nodes/FileTransferManager/api/types';
+import type { KeptCounts } from './api';
 import type { RunState, Stage } from './engine';
 import type { Journal, RecordKind, StorageRecord, Store } from './store';
 
@@ -61,14 +62,7 @@ export interface RunSource {
 
 /** What a start found in the data folder. */
 export interface Kept {
-	accounts: number;
-	groups: number;
-	users: number;
-	storages: number;
-	jobs: number;
-	transfers: number;
-	errors: number;
-	tokens: number;
+	counts: KeptCounts;
 	runs: Array<[string, RunState]>;
 	halted: Array<[string, Stage]>;
 }
@@ -265,14 +259,16 @@ export class Persistence implements Journal {
 		const tokens = [...rows('tokens')].length;
 		this.attach(store);
 		return {
-			accounts: store.accounts.size,
-			groups: store.groups.size,
-			users: store.users.size,
-			storages: store.storages.size,
-			jobs: store.jobs.size,
-			transfers,
-			errors,
-			tokens,
+			counts: {
+				accounts: store.accounts.size,
+				groups: store.groups.size,
+				users: store.users.size,
+				storages: store.storages.size,
+				jobs: store.jobs.size,
+				transfers,
+				errors,
+				tokens,
+			},
 			runs,
 			halted,
 		};
