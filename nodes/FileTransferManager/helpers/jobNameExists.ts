@@ -90,7 +90,7 @@ function guardedOf(ctx: IExecuteFunctions): Guarded {
 	return guarded;
 }
 
-export interface Turn {
+interface Turn {
 	/** Resolves when the look-and-create of every earlier item of the same name is over. */
 	ready: Promise<void>;
 	/** Ends this item's turn; safe to call more than once. */
@@ -103,7 +103,7 @@ export interface Turn {
  * order: the later one finds the earlier one's job, whichever of them the service answers first. Items
  * of other names do not wait.
  */
-export function takeTurn(ctx: IExecuteFunctions, name: string): Turn {
+function takeTurn(ctx: IExecuteFunctions, name: string): Turn {
 	const guarded = guardedOf(ctx);
 	const ready = guarded.tails.get(name) ?? Promise.resolve();
 	let done: () => void = () => undefined;
@@ -177,4 +177,33 @@ export async function createJobOnce(
 	const created = await createJobRecoverable(ctx, attributes, itemIndex);
 	guarded.created.set(name, [...(guarded.created.get(name) ?? []), created.job]);
 	return { ...created, reused: false };
+}
+
+/**
+ * Prepares the create attributes (the requests an operation needs first) and creates the job with
+ * createJobOnce, in the item's turn for its name when the mode looks for one. Call it before the item's
+ * first await: the turn is taken here, synchronously, so that items of one name look and create one by
+ * one, in item order. `prepare`'s other results come back beside the created job.
+ */
+export async function createJobInTurn<T extends { attributes: JobCreateAttributes }>(
+	ctx: IExecuteFunctions,
+	mode: IfNameExists,
+	name: string | undefined,
+	itemIndex: number,
+	prepare: () => Promise<T>,
+): Promise<{ created: OnceCreatedJob; prepared: T }> {
+	const turn = mode === 'createAnother' || name === undefined ? undefined : takeTurn(ctx, name);
+	try {
+		const prepared = await prepare();
+		await turn?.ready;
+		return { created: await createJobOnce(ctx, prepared.attributes, mode, itemIndex), prepared };
+	} finally {
+		turn?.done();
+	}
+}
+
+/** Marks a job item with how its job came about: found after an unclear create, or reused by name. */
+export function markCreated(json: IDataObject, created: OnceCreatedJob): void {
+	if (created.recovered) json.recoveredAfterAmbiguousError = true;
+	if (created.reused) json.reusedExistingJob = true;
 }

@@ -10,7 +10,7 @@ import {
 	userLocator,
 } from '../../descriptions/common.descriptions';
 import { jobAttributesFromParameters } from '../../helpers/jobBody';
-import { createJobOnce, ifNameExistsProperty, readIfNameExists, takeTurn } from '../../helpers/jobNameExists';
+import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
@@ -276,10 +276,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
-	// Taken before the first request, so that items of the same name look and create one by one, in item order.
-	const turn = ifNameExists === 'createAnother' || draft.name === undefined ? undefined : takeTurn(this, draft.name);
-	let created;
-	try {
+	const { created } = await createJobInTurn(this, ifNameExists, draft.name, itemIndex, async () => {
 		// The API wants the source storage's type in the job; it is only known from the storage itself.
 		const route = routes.getStorage(draft.source.id);
 		const storage = await requestResource<Storage>(this, route, 'storages', { itemIndex });
@@ -297,15 +294,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			);
 		}
 		const attributes: JobCreateAttributes = { ...draft, source: { type: sourceType, ...draft.source } };
-		await turn?.ready;
-		created = await createJobOnce(this, attributes, ifNameExists, itemIndex);
-	} finally {
-		turn?.done();
-	}
+		return { attributes };
+	});
 
 	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
 	const json = jobJson(job, simplify);
-	if (created.recovered) json.recoveredAfterAmbiguousError = true;
-	if (created.reused) json.reusedExistingJob = true;
+	markCreated(json, created);
 	return [{ json }];
 }

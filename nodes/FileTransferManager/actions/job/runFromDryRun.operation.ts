@@ -7,7 +7,7 @@ import { jobLocator } from '../../descriptions/common.descriptions';
 import { operationError } from '../../helpers/errors';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
-import { createJobOnce, ifNameExistsProperty, readIfNameExists, takeTurn } from '../../helpers/jobNameExists';
+import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
@@ -106,18 +106,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const simplify = readSimplify(this, itemIndex);
 
-	// Taken before the first request, so that items of the same name look and create one by one, in item order.
-	const turn = ifNameExists === 'createAnother' || name === undefined ? undefined : takeTurn(this, name);
-	let dryRun: Job;
-	let created;
-	try {
-		dryRun = await finishedDryRun(this, dryRunId, itemIndex);
+	const { created, prepared } = await createJobInTurn(this, ifNameExists, name, itemIndex, async () => {
+		const dryRun = await finishedDryRun(this, dryRunId, itemIndex);
 		const attributes: JobCreateAttributes = { ...attributesFromDryRun(dryRun, name), ...additional };
-		await turn?.ready;
-		created = await createJobOnce(this, attributes, ifNameExists, itemIndex);
-	} finally {
-		turn?.done();
-	}
+		return { dryRun, attributes };
+	});
+	const { dryRun } = prepared;
 
 	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
 	const json: IDataObject = {
@@ -125,8 +119,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		dryRunJobId: dryRun.id,
 		estimatedCost: (dryRun.attributes.stats?.estimatedCost ?? null) as IDataObject | null,
 	};
-	if (created.recovered) json.recoveredAfterAmbiguousError = true;
-	if (created.reused) json.reusedExistingJob = true;
+	markCreated(json, created);
 	return [{ json }];
 }
 
