@@ -13,6 +13,7 @@ import type { CreatedJob } from './jobCreate';
 import { createJobRecoverable, jobDifferences } from './jobCreate';
 import { recordChecker } from './shape';
 import { invalidInput, requireOneOf } from './validate';
+import { perRun } from './perRun';
 
 export const IF_NAME_EXISTS = ['createAnother', 'useExisting', 'fail'] as const;
 export type IfNameExists = (typeof IF_NAME_EXISTS)[number];
@@ -79,16 +80,7 @@ interface Guarded {
 	created: Map<string, Job[]>;
 }
 
-const executions = new WeakMap<IExecuteFunctions, Guarded>();
-
-function guardedOf(ctx: IExecuteFunctions): Guarded {
-	let guarded = executions.get(ctx);
-	if (!guarded) {
-		guarded = { tails: new Map(), created: new Map() };
-		executions.set(ctx, guarded);
-	}
-	return guarded;
-}
+const guardedOf = perRun<IExecuteFunctions, Guarded>(() => ({ tails: new Map(), created: new Map() }));
 
 interface Turn {
 	/** Resolves when the look-and-create of every earlier item of the same name is over. */

@@ -7,6 +7,7 @@ import { PAGE_LIMIT_MAX } from '../api/types';
 import { operationError } from './errors';
 import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
 import { checkDocument, requestPage } from './shape';
+import { perRun } from './perRun';
 
 /** Records remembered before the create; enough to tell apart records that share a creation millisecond. */
 const SNAPSHOT_SIZE = 10;
@@ -56,16 +57,7 @@ interface Creates {
 	claimed: Set<string>;
 }
 
-const executions = new WeakMap<IExecuteFunctions, Creates>();
-
-function createsOf(ctx: IExecuteFunctions): Creates {
-	let creates = executions.get(ctx);
-	if (!creates) {
-		creates = { inFlight: 0, settled: [], claimed: new Set() };
-		executions.set(ctx, creates);
-	}
-	return creates;
-}
+const createsOf = perRun<IExecuteFunctions, Creates>(() => ({ inFlight: 0, settled: [], claimed: new Set() }));
 
 function createSettled(creates: Creates): void {
 	creates.inFlight -= 1;

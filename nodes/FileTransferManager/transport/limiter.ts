@@ -6,6 +6,7 @@
  */
 import type { ApiContext } from './settings';
 import { pause } from './retry';
+import { perRun } from '../helpers/perRun';
 
 /** Parallel Requests when the node has no such option (the trigger, list searches). */
 export const DEFAULT_PARALLEL = 8;
@@ -51,29 +52,20 @@ export interface Limiter {
 	itemSlots: Map<number, () => void>;
 }
 
-const limiters = new WeakMap<ApiContext, Limiter>();
-
-export function limiterOf(ctx: ApiContext): Limiter {
-	let limiter = limiters.get(ctx);
-	if (!limiter) {
-		limiter = {
-			limit: DEFAULT_PARALLEL,
-			active: 0,
-			queue: [],
-			pausedUntil: 0,
-			windowMs: 0,
-			windowStart: 0,
-			windowSent: 0,
-			windowRefused: false,
-			acceptedSincePause: 0,
-			stopAfter: Infinity,
-			itemStops: new Map(),
-			itemSlots: new Map(),
-		};
-		limiters.set(ctx, limiter);
-	}
-	return limiter;
-}
+export const limiterOf = perRun<ApiContext, Limiter>(() => ({
+	limit: DEFAULT_PARALLEL,
+	active: 0,
+	queue: [],
+	pausedUntil: 0,
+	windowMs: 0,
+	windowStart: 0,
+	windowSent: 0,
+	windowRefused: false,
+	acceptedSincePause: 0,
+	stopAfter: Infinity,
+	itemStops: new Map(),
+	itemSlots: new Map(),
+}));
 
 /** Sets how many requests of this context may be in flight at once (the router does, from Parallel Requests). */
 export function setParallel(ctx: ApiContext, limit: number): void {
@@ -105,9 +97,9 @@ export function stopSignalOf(ctx: ApiContext, itemIndex: number): AbortSignal {
 
 /** Forgets an item's stop signal and place once the item is done. */
 export function forgetItem(ctx: ApiContext, itemIndex: number): void {
-	const limiter = limiters.get(ctx);
-	limiter?.itemStops.delete(itemIndex);
-	limiter?.itemSlots.delete(itemIndex);
+	const limiter = limiterOf(ctx);
+	limiter.itemStops.delete(itemIndex);
+	limiter.itemSlots.delete(itemIndex);
 }
 
 /** The router: `free` gives the item's place among the items at work to the next item. */
@@ -121,10 +113,10 @@ export function holdItemSlot(ctx: ApiContext, itemIndex: number, free: () => voi
  * the request limit.
  */
 export function freeItemSlot(ctx: ApiContext, itemIndex: number): void {
-	const limiter = limiters.get(ctx);
-	const free = limiter?.itemSlots.get(itemIndex);
+	const limiter = limiterOf(ctx);
+	const free = limiter.itemSlots.get(itemIndex);
 	if (!free) return;
-	limiter?.itemSlots.delete(itemIndex);
+	limiter.itemSlots.delete(itemIndex);
 	free();
 }
 

@@ -18,6 +18,7 @@ import { acquire, noteAccepted, notePause, release } from './limiter';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
 import { forgetTokenRequest } from './token';
+import { perRun } from '../helpers/perRun';
 import type { ApiContext, TransportSettings } from './settings';
 import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
 
@@ -60,20 +61,11 @@ interface Learnt {
 	plainJson: boolean;
 }
 
-const learnt = new WeakMap<ApiContext, Learnt>();
-
-function learntOf(ctx: ApiContext): Learnt {
-	let known = learnt.get(ctx);
-	if (!known) {
-		known = { pageLimits: new Map(), plainJson: false };
-		learnt.set(ctx, known);
-	}
-	return known;
-}
+const learntOf = perRun<ApiContext, Learnt>(() => ({ pageLimits: new Map(), plainJson: false }));
 
 /** The page size this execution asks of `route`: `requested`, or less after the service stated a maximum. */
 export function servedPageLimit(ctx: ApiContext, route: Route, requested: number): number {
-	const max = learnt.get(ctx)?.pageLimits.get(route.path);
+	const max = learntOf(ctx).pageLimits.get(route.path);
 	return max === undefined ? requested : Math.min(requested, max);
 }
 
@@ -82,7 +74,7 @@ export function servedPageLimit(ctx: ApiContext, route: Route, requested: number
  * media type (415) and the transport fell back (API › Check Compatibility reports it).
  */
 export function sendsPlainJson(ctx: ApiContext): boolean {
-	return learnt.get(ctx)?.plainJson === true;
+	return learntOf(ctx).plainJson;
 }
 
 /** The maximum page size a refusal states ("page[limit] must be at most 50", "maximum page size is 50"). */
