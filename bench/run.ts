@@ -21,7 +21,7 @@ import { N8N_VERSION } from '../scripts/n8n/paths';
 import axios from 'axios';
 
 import { DEMO_IDS, startSandbox } from '../sandbox/src';
-import { DEFAULT_PARALLEL } from '../nodes/FileTransferManager/transport';
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../nodes/FileTransferManager/transport';
 import { credentialsFor, runNode, triggerHandle } from '../test/harness/engine';
 import { assertNodeBin, machine, NODE_BIN, projectRoot } from './lib/env';
 import { CountingCredentialsHelper, httpRequestNodePath, loadHttpRequestNode } from './lib/n8n';
@@ -29,6 +29,7 @@ import { PlainClient } from './lib/plain-client';
 import { profile, type ProfileSummary } from './lib/profile';
 import { countRequests, startSandboxProcess, type SandboxProcess } from './lib/sandbox-process';
 import { httpNodeJobGet, httpNodeReturnAll, oursJobGet, oursReturnAll, recordsInPages } from './lib/workloads';
+import { helperOnlyJobGet } from './lib/helper-node';
 
 const { values: flags } = parseArgs({
 	options: {
@@ -149,6 +150,7 @@ async function compare(sandbox: SandboxProcess, variants: Variant[], expected: n
 
 const HTTP_NODE = "n8n's HTTP Request node, pagination";
 const NO_KEEP_ALIVE = 'plain client, new TCP connection per request';
+const HELPER_ONLY = "bare node: n8n-core's request helper alone";
 
 /** Medians kept for the "where our time goes" section. */
 const measured: { returnAll?: Compared; jobGet?: Compared } = {};
@@ -210,6 +212,8 @@ async function jobGet(
 	};
 	const oursRun = (parallel?: number) => async () =>
 		(await oursJobGet(ours, ids, parallel)).filter((item, i) => item.json.id === ids[i]).length;
+	const helperRun = (atOnce: number) => async () =>
+		(await helperOnlyJobGet(ours, sandbox.baseUrl, ids, atOnce)).filter((item, i) => item.json.id === ids[i]).length;
 	const variants: Variant[] = [
 		{ name: 'plain', run: plainRun(clients.plain) },
 		{ name: 'ours', run: oursRun() },
@@ -219,6 +223,9 @@ async function jobGet(
 			name: 'plainParallel',
 			run: async () => (await clients.parallel.getJobs(ids)).filter((job, i) => job.id === ids[i]).length,
 		},
+		{ name: 'oursAll', run: oursRun(MAX_PARALLEL) },
+		{ name: 'helper', run: helperRun(DEFAULT_PARALLEL) },
+		{ name: 'helperAll', run: helperRun(ids.length) },
 	];
 	if (httpRequest) {
 		variants.push({
@@ -238,9 +245,16 @@ async function jobGet(
 	add(`${atOne}: wall time (median of ${ROUNDS})`, result.median.ours1, result.median.plain, ms, 'plain client (keep-alive), one at a time');
 	add(`${atDefault}: requests`, result.requests.ours.get, result.requests.plain.get, String, 'plain client (keep-alive)');
 	add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.noKeepAlive, ms, `${NO_KEEP_ALIVE}, one at a time`);
+	const atAll = `${label}, Parallel Requests ${MAX_PARALLEL} (every item at once)`;
+	add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.helper, ms, `${HELPER_ONLY}, ${DEFAULT_PARALLEL} at once`);
+	add(`${atAll}: wall time (median of ${ROUNDS})`, result.median.oursAll, result.median.helperAll, ms, `${HELPER_ONLY}, every item at once`);
+	notes.push(
+		`The bare node (\`bench/lib/helper-node.ts\`) does per item only what any community node must: the job id from an expression, n8n-core's \`httpRequestWithAuthentication\` with our credential and our request options, the body read and parsed. It took ${ms(result.median.helper)} at ${DEFAULT_PARALLEL} at once and ${ms(result.median.helperAll)} with every item at once: what n8n-core and Node cost at each concurrency, whatever the node does.`,
+	);
 	if (httpRequest) {
 		add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
 		add(`${atOne}: wall time (median of ${ROUNDS})`, result.median.ours1, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
+		add(`${atAll}: wall time (median of ${ROUNDS})`, result.median.oursAll, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
 		notes.push(
 			`Job Get with n8n's HTTP Request node: it starts every item's request at once (no batching set), so its 1,000 requests run concurrently; our node runs ${DEFAULT_PARALLEL} items at once by default (Request Options → Parallel Requests), the plain client one at a time or ${DEFAULT_PARALLEL} at once (${DEFAULT_PARALLEL} keep-alive sockets).`,
 		);

@@ -10,7 +10,7 @@ import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
 import { credentialsFor, runNode, type NodeRunResult } from '../harness/engine';
 import { RESOURCES, type ResourceCase } from '../settings/cases';
-import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport';
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/transport';
 
 const FILES = DEMO_IDS.storageIds.files;
 const ARCHIVE = DEMO_IDS.storageIds.archive;
@@ -95,12 +95,33 @@ describe('the same output at Parallel Requests 1 and at the default', () => {
 		expect(sent).toBeLessThanOrEqual(5 + DEFAULT_PARALLEL);
 	});
 
+	it('at the largest Parallel Requests, every item of a large input is in flight at once (as the HTTP Request node sends them)', async () => {
+		// Each answer is held 1.5 s: with fewer than 150 at once, a request could only arrive after an answer.
+		sandbox.faults.add({ kind: 'slow', method: 'GET', path: '/jobs/{id}', delayMs: 1500, times: -1 });
+		const items = Array.from({ length: 150 }, () => ({ json: { id: DEMO_IDS.jobIds.copied } }));
+		const { items: out, error } = await runNode({
+			credentials,
+			parameters: withParallel({ resource: 'job', operation: 'get', jobId: rl('={{ $json.id }}') }, MAX_PARALLEL),
+			items,
+		});
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(150);
+		const arrivals = sandbox.requests.all().filter((r) => r.route === '/jobs/{id}').map((r) => r.at);
+		expect(arrivals).toHaveLength(150);
+		expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeLessThan(1500);
+	});
+
 	it('refuses a Parallel Requests out of range before sending anything', async () => {
 		const { error } = await runNode({
 			credentials,
 			parameters: withParallel({ resource: 'job', operation: 'get', jobId: rl(DEMO_IDS.jobIds.copied) }, 0),
 		});
-		expect(error?.message).toMatch(/Parallel Requests" must be a whole number from 1 to 100, got 0/);
+		expect(error?.message).toMatch(/Parallel Requests" must be a whole number from 1 to 1000, got 0/);
+		const tooMany = await runNode({
+			credentials,
+			parameters: withParallel({ resource: 'job', operation: 'get', jobId: rl(DEMO_IDS.jobIds.copied) }, 1001),
+		});
+		expect(tooMany.error?.message).toMatch(/Parallel Requests" must be a whole number from 1 to 1000, got 1001/);
 		expect(sandbox.requests.count()).toBe(0);
 	});
 });

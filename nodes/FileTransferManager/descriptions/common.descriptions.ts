@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_PARALLEL } from '../transport/settings';
+
 const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /** A resource locator for one record: searchable list or ID (the API exposes no per-record URLs). */
@@ -110,10 +112,10 @@ export const requestOptions: INodeProperties = {
 			displayName: 'Parallel Requests',
 			name: 'parallelRequests',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 100 },
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
 			default: 8,
 			description:
-				'How many input items are worked on at once, and how many requests the node has in flight at most. Output order, paired items and errors are the same as one at a time; 1 sends one item after another.',
+				'How many input items are worked on at once, and how many requests the node has in flight at most. Output order, paired items and errors are the same as one at a time; 1 sends one item after another. Higher values only pay off against a service that allows that many requests at once.',
 		},
 		{
 			displayName: 'Timeout (Seconds)',

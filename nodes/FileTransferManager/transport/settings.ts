@@ -85,8 +85,11 @@ export function settingsFromNode(ctx: ApiContext, itemIndex?: number): Partial<T
 	return settings;
 }
 
-/** Bounds of "Request Options → Parallel Requests". */
-export const MAX_PARALLEL = 100;
+/**
+ * Upper bound of "Request Options → Parallel Requests": as many items at once as n8n's HTTP Request node
+ * sends for a 1,000-item input (it starts every item's request at once).
+ */
+export const MAX_PARALLEL = 1000;
 
 /**
  * "Request Options → Parallel Requests" of an action node (read once, at item 0: one node run has one
