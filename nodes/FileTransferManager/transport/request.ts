@@ -94,13 +94,23 @@ function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
 	return typeof get === 'function' ? get.call(ctx) : undefined;
 }
 
-/** Rejects once `signal` aborts; the request it races keeps no hold on the caller after that. */
-function whenAborted(signal: AbortSignal): Promise<never> {
-	return new Promise<never>((_, reject) => {
-		const onAbort = () => reject(signal.reason);
+/**
+ * `call`, or its rejection once `signal` aborts (the request keeps no hold on the caller after that).
+ * The listener is removed as soon as the race is decided: a timeout signal with a listener stays alive
+ * until it fires, and it would keep the answer alive with it for the whole Timeout.
+ */
+export async function raceAbort<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
+	let onAbort: (() => void) | undefined;
+	const aborted = new Promise<never>((_, reject) => {
+		onAbort = () => reject(signal.reason);
 		if (signal.aborted) onAbort();
 		else signal.addEventListener('abort', onAbort, { once: true });
 	});
+	try {
+		return await Promise.race([call, aborted]);
+	} finally {
+		if (onAbort) signal.removeEventListener('abort', onAbort);
+	}
 }
 
 /**
@@ -124,7 +134,7 @@ async function attemptOnce(
 		{ preAuthenticationRetryStatusCode: TOKEN_REFUSED_STATUSES },
 	) as Promise<{ body?: unknown; headers?: Record<string, unknown>; statusCode?: number }>;
 	try {
-		const response = await Promise.race([call, whenAborted(signal)]);
+		const response = await raceAbort(call, signal);
 		noteServerDate(ctx, header(response.headers ?? {}, 'date'));
 		const text = await readBody(response.body, settings.maxResponseBytes, signal);
 		return { ok: true, status: Number(response.statusCode), text };
