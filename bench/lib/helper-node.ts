@@ -8,21 +8,12 @@
  * Run through the same n8n-core as our node, it shows what n8n-core and Node cost at a given concurrency,
  * so that what our node adds can be told apart from it.
  */
-import type {
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	INode,
-	INodeExecutionData,
-	INodeType,
-	INodeTypes,
-	IVersionedNodeType,
-} from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
+import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../nodes/FileTransferManager/transport/constants';
-import { nodeTypes as ourNodeTypes } from '../../test/harness/engine';
+import { nodeOf } from '../../test/harness/engine';
 import type { TestCredentialsHelper } from '../../test/harness/credentials';
-import { runSingleNode } from './n8n';
+import { nodeTypesWith, runSingleNode } from './n8n';
 
 const HELPER_NODE_TYPE = 'bench.helperOnly';
 
@@ -85,24 +76,8 @@ export async function helperOnlyJobGet(
 	ids: string[],
 	atOnce: number,
 ): Promise<INodeExecutionData[]> {
-	const type = helperOnlyType(baseUrl, atOnce);
-	const types: INodeTypes = {
-		getByName: (name) => (name === HELPER_NODE_TYPE ? type : ourNodeTypes.getByName(name)),
-		getByNameAndVersion: (name, version) =>
-			name === HELPER_NODE_TYPE
-				? NodeHelpers.getVersionedNodeType(type, version)
-				: ourNodeTypes.getByNameAndVersion(name, version),
-		getKnownTypes: () => ({}),
-	};
-	const node: INode = {
-		id: 'helper-only',
-		name: 'Helper Only',
-		type: HELPER_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-ftm-1', name: 'File Transfer Manager' } },
-		parameters: { jobId: '={{ $json.id }}' },
-	};
+	const types = nodeTypesWith(helperOnlyType(baseUrl, atOnce), HELPER_NODE_TYPE);
+	const node = nodeOf(HELPER_NODE_TYPE, { jobId: '={{ $json.id }}' }, { id: 'helper-only', name: 'Helper Only' });
 	const { items, error } = await runSingleNode(types, node, credentials, ids.map((id) => ({ json: { id } })));
 	if (error) throw new Error(`helper-only node failed: ${error.message}`);
 	return items;

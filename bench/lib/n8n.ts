@@ -113,10 +113,13 @@ export function loadHttpRequestNode(): IVersionedNodeType {
 	return new HttpRequest();
 }
 
-/** Our two node types and n8n's HTTP Request node in one INodeTypes, as an n8n instance would hold them. */
-export function nodeTypesWith(httpRequest: IVersionedNodeType): INodeTypes {
+/**
+ * Our two node types and one more (n8n's HTTP Request node unless named otherwise) in one INodeTypes, as an
+ * n8n instance would hold them.
+ */
+export function nodeTypesWith(extra: IVersionedNodeType, name: string = HTTP_REQUEST_TYPE): INodeTypes {
 	const types: Record<string, INodeType | IVersionedNodeType> = {
-		[HTTP_REQUEST_TYPE]: httpRequest,
+		[name]: extra,
 	};
 	return {
 		getByName: (name) => types[name] ?? ourNodeTypes.getByName(name),

@@ -102,7 +102,8 @@ export function additionalDataFor(credentialsHelper: TestCredentialsHelper): IWo
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-function nodeOf(type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
+/** A node of `type` with our credential, as a workflow holds it. */
+export function nodeOf(type: string, parameters: INodeParameters, extra: Partial<INode> = {}): INode {
 	return {
 		id: 'node-under-test',
 		name: type === TRIGGER_TYPE ? 'File Transfer Manager Trigger' : NODE_NAME,
