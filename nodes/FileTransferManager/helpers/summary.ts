@@ -58,7 +58,7 @@ export function jobSummary(job: Job): IDataObject {
 	const estimatedCost = amountOf(cost?.amount);
 	const currency = typeof cost?.currency === 'string' ? cost.currency : null;
 	// The line is built from parts and joined: joining gives one flat string, where `+=` and template
-	// literals leave a tree of pieces that costs about three times the memory (a Return All keeps 100,000).
+	// literals leave a tree of pieces that takes several times the memory (a Return All keeps 100,000).
 	const parts: string[] = [];
 	if (dryRun) {
 		parts.push('Dry run: ', String(filesCount), ' files (', bytes(filesSize), ') in scope');
