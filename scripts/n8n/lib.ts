@@ -552,6 +552,39 @@ export async function apiKeyWorks(url: string, apiKey: string): Promise<boolean>
 	}
 }
 
+/** The owner login `npm start` and the queue stack keep in their data folder, with the API key. */
+export interface StoredLogin extends OwnerAccount {
+	apiKey?: string;
+	/** The sandbox address the credential was last written for. */
+	sandboxBaseUrl?: string;
+}
+
+/**
+ * The owner of the n8n at `url` (set up on first use) with a working API key (a new one, labelled
+ * `keyLabel`, when the stored one fails). The login is read from `file`, a new one when there is none, and
+ * saved there (mode 600) as soon as the owner exists and again with the key; `save` writes later changes.
+ */
+export async function ensureOwnerLogin(
+	url: string,
+	file: string,
+	keyLabel: string,
+): Promise<{ login: StoredLogin & { apiKey: string }; rest: RestClient; created: boolean; save: () => void }> {
+	let login: StoredLogin;
+	try {
+		login = JSON.parse(fs.readFileSync(file, 'utf8')) as StoredLogin;
+	} catch {
+		login = { email: 'owner@example.com', password: generatePassword(), firstName: 'Dev', lastName: 'Owner' };
+	}
+	const save = () => fs.writeFileSync(file, JSON.stringify(login, null, 2), { mode: 0o600 });
+	const { client: rest, created } = await ensureOwner(url, login);
+	save();
+	if (!login.apiKey || !(await apiKeyWorks(url, login.apiKey))) {
+		login.apiKey = await createApiKey(rest, keyLabel);
+		save();
+	}
+	return { login: login as StoredLogin & { apiKey: string }, rest, created, save };
+}
+
 export interface CredentialRef {
 	id: string;
 	name: string;

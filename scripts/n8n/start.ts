@@ -24,13 +24,10 @@ import {
 	type N8nServer,
 	type SandboxProcess,
 	PublicApiClient,
-	apiKeyWorks,
 	buildAndPack,
-	createApiKey,
 	ensureCredential,
-	ensureOwner,
+	ensureOwnerLogin,
 	ensureWorkflow,
-	generatePassword,
 	installPackage,
 	portInUse,
 	projectRoot,
@@ -40,7 +37,6 @@ import {
 	startSandboxProcess,
 	tempDir,
 	withCredential,
-	type OwnerAccount,
 } from './lib';
 
 let USER_FOLDER = path.join(projectRoot, '.n8n-data');
@@ -50,12 +46,6 @@ let LOGIN_FILE = path.join(USER_FOLDER, 'dev-login.json');
 const CREDENTIAL_NAME = 'File Transfer Manager (sandbox)';
 const SANDBOX_CLIENT_ID = 'sandbox-client';
 const SANDBOX_CLIENT_SECRET = 'sandbox-secret';
-
-interface DevLogin extends OwnerAccount {
-	apiKey?: string;
-	/** The sandbox address the credential was last written for. */
-	sandboxBaseUrl?: string;
-}
 
 const started: ManagedProcess[] = [];
 /** In queue mode, once it runs. */
@@ -82,17 +72,6 @@ const shown = (file: string) => {
 };
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
-function readLogin(): DevLogin {
-	try {
-		return JSON.parse(fs.readFileSync(LOGIN_FILE, 'utf8')) as DevLogin;
-	} catch {
-		return { email: 'owner@example.com', password: generatePassword(), firstName: 'Dev', lastName: 'Owner' };
-	}
-}
-
-function saveLogin(login: DevLogin): void {
-	fs.writeFileSync(LOGIN_FILE, JSON.stringify(login, null, 2), { mode: 0o600 });
-}
 
 function portOption(value: string | undefined, fallback: number, name: string): number {
 	const port = Number(value ?? fallback);
@@ -257,12 +236,7 @@ async function main(): Promise<void> {
 		});
 	}
 
-	const login = readLogin();
-	const { client: rest, created } = await ensureOwner(n8n.url, login);
-	if (!login.apiKey || !(await apiKeyWorks(n8n.url, login.apiKey))) {
-		login.apiKey = await createApiKey(rest, 'npm start');
-	}
-	saveLogin(login);
+	const { login, created, save: saveLogin } = await ensureOwnerLogin(n8n.url, LOGIN_FILE, 'npm start');
 	const api = new PublicApiClient(n8n.url, login.apiKey);
 
 	// The credential is written once; later starts leave the user's edits alone, unless the sandbox moved
@@ -275,7 +249,7 @@ async function main(): Promise<void> {
 		{ keepExisting: !moved },
 	);
 	login.sandboxBaseUrl = sandbox.baseUrl;
-	saveLogin(login);
+	saveLogin();
 	say(
 		credential.created
 			? `credential: created "${CREDENTIAL_NAME}" for the sandbox`

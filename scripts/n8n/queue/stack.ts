@@ -19,18 +19,13 @@ import * as path from 'node:path';
 import { ensureN8nInstalled } from '../install';
 import {
 	type ManagedProcess,
-	type OwnerAccount,
-
 	PublicApiClient,
 	RestClient,
-	apiKeyWorks,
 	buildAndPack,
-	createApiKey,
 	ensureCredential,
-	ensureOwner,
+	ensureOwnerLogin,
 	ensureWorkflow,
 	freePort,
-	generatePassword,
 	installPackage,
 	n8nCommand,
 	n8nEnv,
@@ -136,11 +131,6 @@ export interface QueueStack {
 const DEFAULT_CREDENTIAL_NAME = 'File Transfer Manager (sandbox)';
 const N8N_STOP_GRACE_MS = 10000;
 const KILL_WAIT_MS = 30000;
-
-interface StoredLogin extends OwnerAccount {
-	apiKey?: string;
-	sandboxBaseUrl?: string;
-}
 
 /** n8n's encryption key: the one its config file holds already, else a new one (n8n writes it there). */
 function encryptionKey(userFolder: string): string {
@@ -342,19 +332,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 
 		t = Date.now();
 		const url = `http://127.0.0.1:${mainPort}`;
-		let login: StoredLogin;
-		try {
-			login = JSON.parse(fs.readFileSync(loginFile, 'utf8')) as StoredLogin;
-		} catch {
-			login = { email: 'owner@example.com', password: generatePassword(), firstName: 'Dev', lastName: 'Owner' };
-		}
-		const save = () => fs.writeFileSync(loginFile, JSON.stringify(login, null, 2), { mode: 0o600 });
-		const { client: rest } = await ensureOwner(url, login);
-		save();
-		if (!login.apiKey || !(await apiKeyWorks(url, login.apiKey))) {
-			login.apiKey = await createApiKey(rest, 'queue stack');
-			save();
-		}
+		const { login, rest, save } = await ensureOwnerLogin(url, loginFile, 'queue stack');
 		const publicApi = new PublicApiClient(url, login.apiKey);
 		const credentialName = options.credentialName ?? DEFAULT_CREDENTIAL_NAME;
 		const moved = login.sandboxBaseUrl !== undefined && login.sandboxBaseUrl !== options.sandboxBaseUrl;
