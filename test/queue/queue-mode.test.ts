@@ -153,7 +153,8 @@ async function crashLoop(
 	label: string,
 	workflowId: string,
 	alreadyFailed: string[],
-	options: { activationPoll: boolean },
+	/** `title` names the figures: "main crashes (<title>)". */
+	options: { activationPoll: boolean; title: string },
 ) {
 	const loopStart = Date.now();
 	const failed: string[] = [];
@@ -236,7 +237,24 @@ async function crashLoop(
 	}
 	// Where the missed ones were in the order of failure (a run at the end would mean "not polled yet").
 	const missedAt = fresh.missed.map((id) => failed.indexOf(id));
-	return { failed, crashes, d, fresh, old, all, pollsAfter, missedAt, retries, afterRetry };
+	const name = `main crashes (${options.title})`;
+	figure(`${name}: crashes`, crashes);
+	figure(`${name}: executions (by status)`, d.statuses);
+	figure(`${name}: events`, {
+		failedJobs: failed.length,
+		missed: fresh.missed.length,
+		repeated: fresh.repeated.length,
+		extraDeliveries: fresh.extraDeliveries,
+		recordedButNotRun: fresh.strandedOnly.length,
+		earlierJobsRepeated: old.repeated.length,
+		pollsAfterTheLastFailure: pollsAfter,
+	});
+	if (missedAt.length) figure(`${name}: positions of the missed jobs in the order of failure`, missedAt);
+	if (retries.length) {
+		figure(`${name}: Retry of the crashed executions`, retries);
+		figure(`${name}: after those retries`, { missed: afterRetry?.missed.length, repeated: afterRetry?.repeated.length });
+	}
+	return { failed, fresh, missedAt, afterRetry };
 }
 
 describe('queue mode: Postgres, Redis, main and two workers', () => {
@@ -352,25 +370,10 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 			activate: true,
 		});
 		await until('the poll at activation', 2 * MINUTE, () => (listRequests(sandbox) > polls ? true : undefined), 250);
-		const { failed, crashes, d, fresh, old, pollsAfter, missedAt, retries, afterRetry } = await crashLoop(stack, 'default', workflowId, alertFailed, {
+		const { failed, fresh, missedAt } = await crashLoop(stack, 'default', workflowId, alertFailed, {
 			activationPoll: true,
+			title: 'default',
 		});
-		figure('main crashes (default): crashes', crashes);
-		figure('main crashes (default): executions (by status)', d.statuses);
-		figure('main crashes (default): events', {
-			failedJobs: failed.length,
-			missed: fresh.missed.length,
-			repeated: fresh.repeated.length,
-			extraDeliveries: fresh.extraDeliveries,
-			recordedButNotRun: fresh.strandedOnly.length,
-			earlierJobsRepeated: old.repeated.length,
-			pollsAfterTheLastFailure: pollsAfter,
-		});
-		if (missedAt.length) figure('main crashes (default): positions of the missed jobs in the order of failure', missedAt);
-		if (retries.length) {
-			figure('main crashes (default): Retry of the crashed executions', retries);
-			figure('main crashes (default): after those retries', { missed: afterRetry?.missed.length, repeated: afterRetry?.repeated.length });
-		}
 		expect(failed.length).toBeGreaterThan(0);
 		expect(fresh.unknown).toEqual([]);
 		// The trigger's guarantee (README, Running at scale): nothing is missed or repeated except the events of
@@ -494,24 +497,10 @@ describe('queue mode with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABL
 			failed: afterActivation.length,
 			delivered: afterActivation.length - early.missed.length,
 		});
-		const { failed, crashes, d, fresh, pollsAfter, missedAt, retries, afterRetry } = await crashLoop(stack, 'durable', workflowId, afterActivation, {
+		const { fresh, afterRetry } = await crashLoop(stack, 'durable', workflowId, afterActivation, {
 			activationPoll: false,
+			title: 'durable cursors',
 		});
-		figure('main crashes (durable cursors): crashes', crashes);
-		figure('main crashes (durable cursors): executions (by status)', d.statuses);
-		figure('main crashes (durable cursors): events', {
-			failedJobs: failed.length,
-			missed: fresh.missed.length,
-			repeated: fresh.repeated.length,
-			extraDeliveries: fresh.extraDeliveries,
-			recordedButNotRun: fresh.strandedOnly.length,
-			pollsAfterTheLastFailure: pollsAfter,
-		});
-		if (missedAt.length) figure('main crashes (durable cursors): positions of the missed jobs in the order of failure', missedAt);
-		if (retries.length) {
-			figure('main crashes (durable cursors): Retry of the crashed executions', retries);
-			figure('main crashes (durable cursors): after those retries', { missed: afterRetry?.missed.length, repeated: afterRetry?.repeated.length });
-		}
 		// The durable guarantee: every event is either delivered or held by a crashed execution that Retry runs.
 		expect((afterRetry ?? fresh).missed).toEqual([]);
 		expect(fresh.unknown).toEqual([]);
