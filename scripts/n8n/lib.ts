@@ -381,22 +381,39 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nServer> {
 	return { url, port, brokerPort, userFolder: options.userFolder, proc, stop: () => proc.stop() };
 }
 
+/**
+ * Checks `ready` every `intervalMs` until it holds ('ready'), the process exits first ('exited') or
+ * `timeoutMs` passes ('timeout'). The caller says what failed and cleans up.
+ */
+export async function untilServing(
+	proc: ManagedProcess | undefined,
+	ready: () => Promise<boolean> | boolean,
+	timeoutMs: number,
+	intervalMs: number,
+): Promise<'ready' | 'exited' | 'timeout'> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (await ready()) return 'ready';
+		if (proc && !proc.isRunning()) return 'exited';
+		if (Date.now() > deadline) return 'timeout';
+		await sleep(intervalMs);
+	}
+}
+
 /** Polls /healthz/readiness until it answers 200; fails early when the process exits. */
 export async function waitForReady(url: string, proc: ManagedProcess | undefined, timeoutMs: number): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (proc && !proc.isRunning()) {
-			throw new Error(`n8n exited before it was ready. Last output:\n${proc.tail(60)}`);
-		}
+	const answers = async () => {
 		try {
-			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-			if (res.ok) return;
+			return (await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })).ok;
 		} catch {
-			// not listening yet
+			return false; // not listening yet
 		}
-		await sleep(500);
+	};
+	const state = await untilServing(proc, answers, timeoutMs, 500);
+	if (state === 'exited') throw new Error(`n8n exited before it was ready. Last output:\n${proc?.tail(60) ?? ''}`);
+	if (state === 'timeout') {
+		throw new Error(`n8n at ${url} not ready after ${timeoutMs / 1000} s. Last output:\n${proc?.tail(60) ?? ''}`);
 	}
-	throw new Error(`n8n at ${url} not ready after ${timeoutMs / 1000} s. Last output:\n${proc?.tail(60) ?? ''}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------

