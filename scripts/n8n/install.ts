@@ -1,15 +1,23 @@
 /**
  * Installs real n8n into .n8n-cache/n8n-<version>/ on first use; later runs only check the marker.
- * Usage: npm run n8n:install [-- --force]
+ * Usage: npm run n8n:install [-- --force] [-- --version 1.123.81] (FTM_N8N_VERSION also chooses the version)
  */
 import { spawn, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pidAlive } from './lib';
-import { N8N_VERSION, cacheRoot, findNodeRuntime, n8nBin, n8nInstallDir, type NodeRuntime } from './paths';
+import { N8N_VERSION, cacheRoot, findNodeRuntime, n8nBin, n8nInstallDir, n8nMajor, type NodeRuntime } from './paths';
 
-/** linkedom 0.18.15 depends on a package version the registry lacks. */
-const OVERRIDES = { linkedom: '0.18.14' };
+/**
+ * Pinned dependency versions, per n8n version:
+ * - linkedom 0.18.15 depends on a package version the registry lacks;
+ * - n8n 1.x asks for xlsx as a tarball from a CDN outside the registry; the registry's 0.18.5 installs.
+ */
+export function overridesFor(version: string): Record<string, string> {
+	const overrides: Record<string, string> = { linkedom: '0.18.14' };
+	if (n8nMajor(version) < 2) overrides.xlsx = '0.18.5';
+	return overrides;
+}
 const MARKER = '.n8n-install.json';
 
 export interface InstallMarker {
@@ -193,7 +201,7 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 	fs.writeFileSync(
 		path.join(dir, 'package.json'),
 		JSON.stringify(
-			{ name: 'n8n-runtime', private: true, dependencies: { n8n: version }, overrides: OVERRIDES },
+			{ name: 'n8n-runtime', private: true, dependencies: { n8n: version }, overrides: overridesFor(version) },
 			null,
 			2,
 		),
@@ -237,7 +245,7 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 	const marker: InstallMarker = {
 		n8nVersion: version,
 		nodeVersion: runtime.version,
-		overrides: OVERRIDES,
+		overrides: overridesFor(version),
 		installedAt: new Date().toISOString(),
 		seconds: {
 			npmInstall: Math.round((npmDone - started) / 1000),
@@ -302,7 +310,10 @@ export async function ensureN8nInstalled(options: EnsureOptions = {}): Promise<I
 
 if (require.main === module) {
 	const force = process.argv.includes('--force');
-	ensureN8nInstalled({ force }).then(
+	const at = process.argv.indexOf('--version');
+	const version = at > 0 ? process.argv[at + 1] : undefined;
+	if (at > 0 && !version) throw new Error('--version needs an n8n version, e.g. --version 1.123.81');
+	ensureN8nInstalled({ force, version }).then(
 		(marker) => {
 			defaultLog(
 				`n8n ${marker.n8nVersion} ready in ${n8nInstallDir(marker.n8nVersion)} ` +

@@ -4,8 +4,22 @@ import * as path from 'node:path';
 /** The project's root folder (holds package.json). */
 export const projectRoot = path.resolve(__dirname, '..', '..');
 
-/** n8n version this project tests against (2.41.3 does not resolve from the registry here). */
-export const N8N_VERSION = '2.41.1';
+/** The n8n version `npm test` runs against (2.41.3 does not resolve from the registry here). */
+export const PINNED_N8N_VERSION = '2.41.1';
+
+/** The n8n versions of the version matrix (`npm run test:matrix`): the last 1.x, the previous 2.x and the pinned one. */
+export const MATRIX_N8N_VERSIONS = ['1.123.81', '2.40.7', PINNED_N8N_VERSION] as const;
+
+/**
+ * The n8n version this process runs against: FTM_N8N_VERSION when set (the version matrix sets it for each
+ * run), else the pinned one.
+ */
+export const N8N_VERSION = process.env.FTM_N8N_VERSION?.trim() || PINNED_N8N_VERSION;
+
+/** The major version of an n8n version string ("1.123.81" → 1). */
+export function n8nMajor(version: string = N8N_VERSION): number {
+	return Number(version.split('.')[0]);
+}
 
 /** Git-ignored folder that holds the installed n8n. */
 export const cacheRoot = path.join(projectRoot, '.n8n-cache');
