@@ -229,7 +229,7 @@ describe.each(RESOURCES)('Pinned data upstream × $resource $operation', (c) => 
 		expect(upstream.map((i) => i.json)).toEqual([c.good, c.failing]);
 		expect(outputs[0].map((i) => [c.isResult(i.json), i.pairedItem])).toEqual([[true, { item: 0 }]]);
 		expect(outputs[1].map((i) => i.pairedItem)).toEqual([{ item: 1 }]);
-		expect(outputs[1][0].json).toEqual(expect.objectContaining({ ...c.failing, details: expect.any(String) }));
+		expect(outputs[1][0].json).toEqual(expect.objectContaining({ ...c.failing, message: expect.any(String) }));
 		expect(sandbox.requests.count({ route: c.route })).toBe(2);
 	});
 });
