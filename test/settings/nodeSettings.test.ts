@@ -239,7 +239,7 @@ function escape(text: string): RegExp {
 	return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }
 
-describe('Retry On Fail × a Create (why the README advises against it there)', () => {
+describe('Retry On Fail × a Create (why docs/operations.md advises against it there)', () => {
 	it('n8n runs every item again: the group of the item that had succeeded is created a second time', async () => {
 		const name = `retry-create-${Date.now()}`;
 		const { error } = await runNode({
