@@ -1,5 +1,5 @@
 /**
- * End-to-end in n8n's queue mode (issue 13, part 2): Postgres, Redis, one main and two workers
+ * End-to-end in n8n's queue mode: Postgres, Redis, one main and two workers
  * (scripts/n8n/queue/stack.ts) with the packed package, against an in-process sandbox.
  *
  * One stack serves every scenario, in order: the examples on workers; a token storm from a fresh
