@@ -8,6 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { assertCredentialOrigin } from '../nodes/FileTransferManager/transport/origin';
 import { requestToken } from '../nodes/FileTransferManager/transport/token';
 
 /**
@@ -87,12 +88,16 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 
 	/**
 	 * The Bearer header, set by a function rather than n8n's generic `Bearer {{$credentials.accessToken}}`:
-	 * the same header, without evaluating an expression for every request (see bench/README.md).
+	 * the same header, without evaluating an expression for every request (see bench/README.md), and only
+	 * for a request to the Base URL's origin. n8n calls this for every request made with the credential,
+	 * also from its HTTP Request node, whose URL can be any host: any other target is refused before
+	 * anything is sent (see docs/credential-origin.md).
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		assertCredentialOrigin(credentials, requestOptions);
 		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` } };
 	}

@@ -13,6 +13,8 @@ export interface RecordingProxy {
 	/** e.g. http://127.0.0.1:40000/v2 when started with prefix '/v2'. */
 	baseUrl: string;
 	requests: RecordedRequest[];
+	/** Connections that sent something other than HTTP, e.g. a TLS handshake. */
+	clientErrors(): number;
 	close(): Promise<void>;
 }
 
@@ -57,11 +59,17 @@ export async function startRecordingProxy(targetBaseUrl: string, prefix = ''): P
 			upstream.end(body);
 		});
 	});
+	let clientErrors = 0;
+	server.on('clientError', (_error, socket) => {
+		clientErrors++;
+		socket.destroy();
+	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
 		baseUrl: `http://127.0.0.1:${port}${prefix}`,
 		requests,
+		clientErrors: () => clientErrors,
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.closeAllConnections();
