@@ -28,11 +28,11 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 		dark: 'file:../nodes/FileTransferManager/fileTransferManager.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-file-transfer-manager#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-file-transfer-manager/n8n-nodes-file-transfer-manager#credentials';
 
 	httpRequestNode = {
 		name: 'File Transfer Manager',
-		docsUrl: 'https://www.npmjs.com/package/n8n-nodes-file-transfer-manager#credentials',
+		docsUrl: 'https://github.com/n8n-nodes-file-transfer-manager/n8n-nodes-file-transfer-manager#credentials',
 		apiBaseUrlPlaceholder: 'https://api.acme.example.com/jobs',
 	};
 
