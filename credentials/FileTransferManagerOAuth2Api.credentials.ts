@@ -43,7 +43,7 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.acme.example.com',
+			placeholder: 'e.g. https://api.acme.example.com',
 			description:
 				'The API host of your deployment (the "api." subdomain of its web address). A path prefix such as /v2 is allowed; a trailing slash is ignored. The token is sent only to this origin.',
 		},
@@ -91,7 +91,8 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 	 * the same header, without evaluating an expression for every request (see bench/README.md), and only
 	 * for a request to the Base URL's origin. n8n calls this for every request made with the credential,
 	 * also from its HTTP Request node, whose URL can be any host: any other target is refused before
-	 * anything is sent (see docs/credential-origin.md).
+	 * anything is sent. A redirect to another origin is followed without the header: n8n would otherwise
+	 * add it again there (the HTTP Request node up to 4.3 does by default). See docs/credential-origin.md.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -99,7 +100,11 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		assertCredentialOrigin(credentials, requestOptions);
 		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` } };
+		return {
+			...requestOptions,
+			sendCredentialsOnCrossOriginRedirect: false,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` },
+		};
 	}
 
 	test: ICredentialTestRequest = {

@@ -199,6 +199,49 @@ describe.each(HELPERS)("the credential's origin, through n8n-core's %s (option `
 	});
 });
 
+describe.each(HELPERS)('a redirect answered at the Base URL, through n8n-core\'s %s', (helper, key) => {
+	let landing: RecordingServer;
+	let proxy: RecordingProxy;
+
+	beforeEach(async () => {
+		landing = await startRecordingServer();
+		proxy = await startRecordingProxy(sandbox.baseUrl, '', {
+			'/elsewhere': `${landing.baseUrl}/landing`,
+			'/moved': '/',
+		});
+	});
+
+	afterEach(async () => {
+		await proxy.close();
+		await landing.close();
+	});
+
+	it.each([
+		['n8n\'s default for the helper', {}],
+		['"Send Credentials on Cross-Origin Redirect" on (the HTTP Request node\'s default up to 4.3)', { sendCredentialsOnCrossOriginRedirect: true }],
+	])('to another origin, with %s: followed without the token', async (_, extra) => {
+		const credentials = credentialsFor(sandbox, { baseUrl: proxy.baseUrl });
+		const { error } = await send(credentials, helper, { [key]: `${proxy.baseUrl}/elsewhere`, ...extra });
+		expect(error).toBeUndefined();
+		const token = credentials.raw()?.accessToken;
+		expect(proxy.requests.filter((r) => r.url === '/elsewhere').map((r) => r.headers.authorization)).toEqual([`Bearer ${token}`]);
+		expect(landing.requests).toEqual([{ method: 'GET', url: '/landing', authorization: undefined }]);
+	});
+
+	it('on the same origin: followed with the token', async () => {
+		const credentials = credentialsFor(sandbox, { baseUrl: proxy.baseUrl });
+		const { body, error } = await send(credentials, helper, { [key]: `${proxy.baseUrl}/moved` });
+		expect(error).toBeUndefined();
+		expect(body).toEqual(expect.objectContaining({ jsonapi: { version: '1.1' } }));
+		const bearer = `Bearer ${credentials.raw()?.accessToken}`;
+		expect(proxy.requests.filter((r) => r.method === 'GET').map((r) => [r.url, r.headers.authorization])).toEqual([
+			['/moved', bearer],
+			['/', bearer],
+		]);
+		expect(landing.connections()).toBe(0);
+	});
+});
+
 describe('the credential\'s origin with `baseURL` + `url` (how n8n runs the credential test)', () => {
 	it('baseURL is the Base URL, url relative: sent with the token', async () => {
 		const credentials = credentialsFor(sandbox);

@@ -23,7 +23,12 @@ export interface RecordingProxy {
  * (the sandbox's own log has no bodies). With a prefix, it serves the API under that path, as a real
  * deployment behind a path prefix would, and answers 404 for paths outside it.
  */
-export async function startRecordingProxy(targetBaseUrl: string, prefix = ''): Promise<RecordingProxy> {
+export async function startRecordingProxy(
+	targetBaseUrl: string,
+	prefix = '',
+	/** Paths (as sent) the proxy answers itself with a 302 to the given location, instead of passing them on. */
+	redirects: Record<string, string> = {},
+): Promise<RecordingProxy> {
 	const target = new URL(targetBaseUrl);
 	const requests: RecordedRequest[] = [];
 	const server = http.createServer((req, res) => {
@@ -33,6 +38,11 @@ export async function startRecordingProxy(targetBaseUrl: string, prefix = ''): P
 			const body = Buffer.concat(chunks);
 			const url = req.url ?? '/';
 			requests.push({ method: req.method ?? '', url, headers: req.headers, body: body.toString('utf8') });
+			if (redirects[url] !== undefined) {
+				res.writeHead(302, { Location: redirects[url] });
+				res.end();
+				return;
+			}
 			if (prefix && url !== prefix && !url.startsWith(`${prefix}/`) && !url.startsWith(`${prefix}?`)) {
 				res.writeHead(404, { 'Content-Type': 'text/plain' });
 				res.end('outside the path prefix');

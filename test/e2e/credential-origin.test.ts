@@ -2,8 +2,10 @@
  * End-to-end: n8n's own HTTP Request node with this credential ("Predefined Credential Type"), in real n8n
  * (FTM_N8N_VERSION, default the pinned one), run headless. A URL on the Base URL's origin works and gets the
  * token; a URL on another port is refused with our message naming both origins, and that server receives
- * nothing at all (not even a connection). The HTTP Request node sends through n8n-core's legacy
- * requestWithAuthentication, which calls the credential's authenticate with the options' `uri`.
+ * nothing at all (not even a connection); a redirect from the Base URL to another port is followed without
+ * the token. The HTTP Request node sends through n8n-core's legacy requestWithAuthentication, which calls the
+ * credential's authenticate with the options' `uri`. The Base URL is a recording pass-through in front of the
+ * sandbox, which answers one path with that redirect.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,6 +25,7 @@ import {
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
 import { N8N_VERSION, n8nInstallDir } from '../../scripts/n8n/paths';
+import { startRecordingProxy, type RecordingProxy } from '../credential/proxy';
 import { startRecordingServer, type RecordingServer } from '../credential/recorder';
 
 const MINUTE = 60 * 1000;
@@ -34,6 +37,8 @@ let workDir: string;
 let userFolder: string;
 let sandbox: Sandbox;
 let other: RecordingServer;
+let landing: RecordingServer;
+let baseUrl: RecordingProxy;
 const credential = { id: randomId(), name: 'File Transfer Manager (origin e2e)' };
 
 /** The HTTP Request node version a user gets when adding the node in this n8n version (its defaultVersion). */
@@ -44,7 +49,7 @@ function httpRequestNodeVersion(): number {
 	return Number(match[1]);
 }
 
-function httpRequestWorkflow(url: string): WorkflowJson {
+function httpRequestWorkflow(url: string, options: Record<string, unknown> = {}): WorkflowJson {
 	return {
 		name: `e2e: HTTP Request with the FTM credential to ${url}`,
 		nodes: [
@@ -68,7 +73,7 @@ function httpRequestWorkflow(url: string): WorkflowJson {
 					authentication: 'predefinedCredentialType',
 					nodeCredentialType: CREDENTIAL_TYPE,
 					// The API answers application/vnd.api+json, which the node's autodetection takes for text.
-					options: { response: { response: { responseFormat: 'json' } } },
+					options: { response: { response: { responseFormat: 'json' } }, ...options },
 				},
 				credentials: { [CREDENTIAL_TYPE]: credential },
 			},
@@ -91,14 +96,18 @@ beforeAll(async () => {
 	await installPackage(userFolder, tarball);
 	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
 	other = await startRecordingServer();
+	landing = await startRecordingServer();
+	baseUrl = await startRecordingProxy(sandbox.baseUrl, '', { '/elsewhere': `${landing.baseUrl}/landing` });
 	await importCredentials(
-		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],
+		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: baseUrl.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],
 		{ userFolder },
 	);
 }, 30 * MINUTE);
 
 afterAll(async () => {
 	await other?.close();
+	await landing?.close();
+	await baseUrl?.close();
 	await sandbox?.close();
 	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 }, MINUTE);
@@ -106,7 +115,7 @@ afterAll(async () => {
 describe(`n8n ${N8N_VERSION}: the HTTP Request node with the File Transfer Manager credential`, () => {
 	test('a URL on the Base URL\'s origin: the request is sent with the token the credential fetched', async () => {
 		sandbox.requests.clear();
-		const result = await runWorkflowHeadless(httpRequestWorkflow(`${sandbox.baseUrl}/`), { userFolder });
+		const result = await runWorkflowHeadless(httpRequestWorkflow(`${baseUrl.baseUrl}/`), { userFolder });
 		if (!result.ok || !result.run) throw new Error(describeRun(result));
 
 		const calls = sandbox.requests.all();
@@ -125,7 +134,7 @@ describe(`n8n ${N8N_VERSION}: the HTTP Request node with the File Transfer Manag
 
 		const error = result.run.data.resultData.runData[NODE_NAME]?.[0]?.error;
 		expect(error?.message).toBe(
-			`This credential sends its token only to ${sandbox.baseUrl}; the request goes to ${other.baseUrl}`,
+			`This credential sends its token only to ${baseUrl.baseUrl}; the request goes to ${other.baseUrl}`,
 		);
 		expect(error?.description).toContain('Nothing was sent');
 		expect(result.run.data.resultData.error?.message).toBe(error?.message);
@@ -133,5 +142,20 @@ describe(`n8n ${N8N_VERSION}: the HTTP Request node with the File Transfer Manag
 		expect(other.requests).toEqual([]);
 		// The Base URL got token requests only (n8n's legacy helper renews the token once after any failure).
 		expect(sandbox.requests.all().filter((r) => !(r.method === 'POST' && r.path === '/oauth/token'))).toEqual([]);
+	}, 10 * MINUTE);
+
+	test('a redirect from the Base URL to another port, with "Send Credentials on Cross-Origin Redirect" on: followed without the token', async () => {
+		// The option exists from node version 4.4 (default off); up to 4.3, and in n8n 1.x, n8n sends credentials on.
+		const result = await runWorkflowHeadless(
+			httpRequestWorkflow(`${baseUrl.baseUrl}/elsewhere`, { sendCredentialsOnCrossOriginRedirect: true }),
+			{ userFolder },
+		);
+		if (!result.ok || !result.run) throw new Error(describeRun(result));
+
+		expect(baseUrl.requests.filter((r) => r.url === '/elsewhere').map((r) => r.headers.authorization)).toEqual([
+			expect.stringMatching(/^Bearer \S{16,}$/),
+		]);
+		expect(landing.requests).toEqual([{ method: 'GET', url: '/landing', authorization: undefined }]);
+		expect(nodeOutput(result.run, NODE_NAME)).toEqual([{ reached: true }]);
 	}, 10 * MINUTE);
 });
