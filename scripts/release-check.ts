@@ -195,8 +195,10 @@ export function checkPackageFields(unpacked: string): Check {
 	if (!Array.isArray(pkg.files)) problems.push('no "files" list');
 	if (pkg.overrides !== undefined) problems.push('has "overrides"');
 	const scripts = (pkg.scripts ?? {}) as Json;
-	const installScripts = ['preinstall', 'install', 'postinstall'].filter((s) => scripts[s] !== undefined);
-	if (installScripts.length) problems.push(`install scripts: ${installScripts.join(', ')}`);
+	// The lifecycle scripts n8n's rule no-forbidden-lifecycle-scripts bans (prepack is not one of them).
+	const banned = ['prepare', 'preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'postprepare'];
+	const lifecycle = banned.filter((s) => scripts[s] !== undefined);
+	if (lifecycle.length) problems.push(`lifecycle scripts n8n bans: ${lifecycle.join(', ')}`);
 	return problems.length === 0
 		? {
 				name: 'package.json',

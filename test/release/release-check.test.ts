@@ -112,7 +112,7 @@ describe('release:check fails, with the reason, when one thing is broken', () =>
 		['bugs', (p: Record<string, unknown>) => (p.bugs = { url: 'https://example.com/issues' }), 'bugs.url "https://example.com/issues" is not in the repository'],
 		['homepage', (p: Record<string, unknown>) => (p.homepage = 'https://www.npmjs.com/package/x'), 'homepage "https://www.npmjs.com/package/x" is not in the repository'],
 		['strict mode', (p: Record<string, unknown>) => ((p.n8n as Record<string, unknown>).strict = false), 'n8n.strict is not true'],
-		['install script', (p: Record<string, unknown>) => ((p.scripts as Record<string, unknown>).postinstall = 'node x'), 'install scripts: postinstall'],
+		['lifecycle script', (p: Record<string, unknown>) => ((p.scripts as Record<string, unknown>).postinstall = 'node x'), 'lifecycle scripts n8n bans: postinstall'],
 	])('package.json: %s', (_, edit, reason) => {
 		editPackage(edit);
 		const check = checkPackageFields(dir);
