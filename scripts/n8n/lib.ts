@@ -331,11 +331,14 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 	return env;
 }
 
-/** Arguments that run the installed n8n CLI with Node 24: [node, [n8n, ...args]]. */
-export function n8nCommand(args: string[]): [string, string[]] {
+/**
+ * Arguments that run the installed n8n CLI with Node 24: [node, [...nodeArgs, n8n, ...args]]. `nodeArgs` are
+ * options of that one Node process (e.g. `--require` of a preload), which its children do not inherit.
+ */
+export function n8nCommand(args: string[], nodeArgs: string[] = []): [string, string[]] {
 	const bin = n8nBin();
 	if (!fs.existsSync(bin)) throw new Error(`n8n is not installed (${bin} missing): run "npm run n8n:install"`);
-	return [findNodeRuntime(24).bin, [bin, ...args]];
+	return [findNodeRuntime(24).bin, [...nodeArgs, bin, ...args]];
 }
 
 export interface N8nServer {
@@ -354,6 +357,8 @@ export interface StartN8nOptions {
 	logFile?: string;
 	echo?: boolean;
 	extraEnv?: Record<string, string>;
+	/** Options of the n8n Node process itself (see n8nCommand). */
+	nodeArgs?: string[];
 	readyTimeoutMs?: number;
 }
 
@@ -363,7 +368,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nServer> {
 	const brokerPort = options.brokerPort ?? (await freePort());
 	if (await portInUse(port)) throw new Error(`port ${port} on 127.0.0.1 is in use: choose another n8n port`);
 	fs.mkdirSync(options.userFolder, { recursive: true });
-	const [node, args] = n8nCommand(['start']);
+	const [node, args] = n8nCommand(['start'], options.nodeArgs);
 	const proc = spawnGroup(node, args, {
 		label: 'n8n',
 		cwd: options.userFolder,
