@@ -12,7 +12,6 @@ import {
 	PACKAGE_NAME,
 	PublicApiClient,
 	createApiKey,
-	ensureCredential,
 	ensureOwner,
 	ensureWorkflow,
 	generatePassword,
@@ -24,6 +23,7 @@ import {
 	type RunResult,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
+import { n8nMajor } from '../../scripts/n8n/paths';
 
 export const MINUTE = 60 * 1000;
 /** The preload that lets n8n use a registry other than the public one (see its own comment). */
@@ -47,13 +47,15 @@ export async function setUpOwner(n8n: N8nServer, label: string): Promise<Stack> 
 
 const OWNER_PASSWORD = generatePassword();
 
-/** The sandbox credential (n8n knows its type only once the package is installed). */
+/**
+ * The sandbox credential, created through the public API (n8n knows its type only once the package is
+ * installed). Created, not looked up: n8n 1.x's public API cannot list credentials, and each n8n here is new.
+ */
 export async function sandboxCredential(stack: Stack, sandbox: Sandbox, label: string): Promise<CredentialRef> {
-	return ensureCredential(stack.api, `File Transfer Manager (${label})`, {
-		baseUrl: sandbox.baseUrl,
-		clientId: sandbox.clientId,
-		clientSecret: sandbox.clientSecret,
-	});
+	const name = `File Transfer Manager (${label})`;
+	const data = { baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+	const created = await stack.api.call<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
+	return { id: created.id, name };
 }
 
 const uuid = (route: string, n: number) =>
@@ -244,4 +246,25 @@ export function packageErrors(log: string): string[] {
 /** Writes a log file when it exists (for a failing test's message). */
 export function readLog(file: string): string {
 	return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+}
+
+/**
+ * Environment that differs by n8n version: n8n 1.x refuses N8N_DISABLED_MODULES=mcp-registry ("Unknown
+ * module"), which lib.ts sets for 2.x.
+ */
+export function n8nVersionEnv(): Record<string, string> {
+	return n8nMajor() < 2 ? { N8N_DISABLED_MODULES: '' } : {};
+}
+
+/** Waits until n8n's REST routes answer (n8n 1.x reports ready before they exist). */
+export async function waitForRest(url: string): Promise<void> {
+	await until(`${url}/rest/settings`, 2 * MINUTE, async () => {
+		try {
+			const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
+			const text = await res.text();
+			return res.ok && text.startsWith('{') && !text.includes('n8n is starting up') ? true : undefined;
+		} catch {
+			return undefined;
+		}
+	});
 }
