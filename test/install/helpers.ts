@@ -18,7 +18,6 @@ import {
 	sleep,
 	until,
 	type CredentialRef,
-	type N8nServer,
 	type RestClient,
 	type RunResult,
 	type WorkflowJson,
@@ -38,10 +37,10 @@ export interface Stack {
 }
 
 /** The owner (set up through REST, or logged in) and an API key, in a freshly started n8n. */
-export async function setUpOwner(n8n: N8nServer, label: string): Promise<Stack> {
+export async function setUpOwner(url: string, label: string): Promise<Stack> {
 	const owner = { email: 'owner@example.com', password: OWNER_PASSWORD, firstName: 'Install', lastName: 'Owner' };
-	const { client: rest } = await ensureOwner(n8n.url, owner);
-	const api = new PublicApiClient(n8n.url, await createApiKey(rest, label));
+	const { client: rest } = await ensureOwner(url, owner);
+	const api = new PublicApiClient(url, await createApiKey(rest, label));
 	return { rest, api };
 }
 

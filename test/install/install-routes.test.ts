@@ -38,6 +38,7 @@ import {
 	PACKAGE_NAME,
 	TRIGGER_NODE_TYPE,
 	buildAndPack,
+	freePort,
 	nodesDir,
 	projectRoot,
 	runCommand,
@@ -128,7 +129,7 @@ describe('Settings › Community Nodes › Install, in Chromium', () => {
 		n8n = await startN8n(options);
 		await waitForRest(n8n.url);
 		expect(n8n.proc.stdout()).toContain(PRELOAD_LINE);
-		const stack = await setUpOwner(n8n, 'ui route');
+		const stack = await setUpOwner(n8n.url, 'ui route');
 		browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
 		const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
 		await context.addCookies([{ name: 'n8n-auth', value: stack.rest.cookieValue, url: n8n.url }]);
@@ -248,7 +249,7 @@ describe('N8N_COMMUNITY_PACKAGES with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true
 			say(`n8n started with the package from the environment in ${seconds(t0)}`);
 			expect(readLog(options.logFile)).toContain(`Installed community package '${PACKAGE_NAME}@${versionX}' from env`);
 
-			const stack = await setUpOwner(n8n, 'env route');
+			const stack = await setUpOwner(n8n.url, 'env route');
 			const installed = await stack.rest.call<Array<{ packageName: string; installedVersion: string }>>('GET', '/community-packages');
 			expect(installed.map((p) => [p.packageName, p.installedVersion])).toEqual([[PACKAGE_NAME, versionX]]);
 			expect(await packageNodeTypes(stack.rest)).toEqual([NODE_TYPE, TRIGGER_NODE_TYPE].sort());
@@ -295,7 +296,7 @@ describe('by hand: npm install inside <user folder>/.n8n/nodes, restart', () => 
 		const logFile = path.join(workDir, 'n8n-hand.log');
 		n8n = await startN8n({ userFolder, logFile, extraEnv: n8nVersionEnv(), readyTimeoutMs: 5 * MINUTE });
 		await waitForRest(n8n.url);
-		const stack = await setUpOwner(n8n, 'by hand');
+		const stack = await setUpOwner(n8n.url, 'by hand');
 		expect(await packageNodeTypes(stack.rest)).toEqual([NODE_TYPE, TRIGGER_NODE_TYPE].sort());
 		const workflow = versionWorkflow('hand', await sandboxCredential(stack, sandbox, 'by hand'));
 		const workflowId = await activate(stack.api, workflow);
@@ -311,7 +312,7 @@ describe('by hand: npm install inside <user folder>/.n8n/nodes, restart', () => 
 		const logAfter = path.join(workDir, 'n8n-hand-after-uninstall.log');
 		n8n = await startN8n({ userFolder, logFile: logAfter, extraEnv: n8nVersionEnv(), readyTimeoutMs: 5 * MINUTE });
 		await waitForRest(n8n.url);
-		const again = await setUpOwner(n8n, 'by hand, after uninstall');
+		const again = await setUpOwner(n8n.url, 'by hand, after uninstall');
 		expect(await packageNodeTypes(again.rest)).toEqual([]);
 		expect(packageErrors(readLog(logAfter))).toEqual([]);
 		expect(packageErrors(readLog(logFile))).toEqual([]);
@@ -319,28 +320,66 @@ describe('by hand: npm install inside <user folder>/.n8n/nodes, restart', () => 
 	}, 15 * MINUTE);
 });
 
-// Docker: only where a docker CLI with a reachable daemon exists. The reason for a skip is in the test's name.
+// Docker: the example compose file, and a run of it only where a Docker daemon answers. Where none does (these
+// machines), the test is skipped and its name says why, so jest's output shows it.
+const COMPOSE_FILE = path.join(projectRoot, 'examples', 'docker-compose.yml');
 const docker = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 20000 });
 const dockerReady = docker.status === 0;
-const dockerReason = docker.error ? 'no docker command on this machine' : 'no Docker daemon reachable (docker info failed)';
+const dockerReason = docker.error ? 'no docker command on this machine' : 'no Docker daemon answers (docker info failed)';
+
+/** The compose file's image and its N8N_COMMUNITY_PACKAGES list, read from the text. */
+function readCompose(): { image: string; packages: Array<{ name: string; version?: string }> } {
+	const text = fs.readFileSync(COMPOSE_FILE, 'utf8');
+	const image = /^\s*image:\s*(\S+)\s*$/m.exec(text)?.[1] ?? '';
+	const list = /^\s*N8N_COMMUNITY_PACKAGES:\s*'(.*)'\s*$/m.exec(text)?.[1] ?? '[]';
+	return { image, packages: JSON.parse(list) as Array<{ name: string; version?: string }> };
+}
+
 describe('Docker: examples/docker-compose.yml', () => {
-	const run = dockerReady ? test : test.skip;
-	run(
+	test('uses the official image at a pinned tag and installs this package, at the version of package.json, from N8N_COMMUNITY_PACKAGES', () => {
+		const { image, packages } = readCompose();
+		expect(image).toMatch(/^docker\.n8n\.io\/n8nio\/n8n:\d+\.\d+\.\d+$/);
+		const projectVersion = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+		expect(packages).toEqual([{ name: PACKAGE_NAME, version: projectVersion }]);
+		expect(fs.readFileSync(COMPOSE_FILE, 'utf8')).toMatch(/^\s*N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV:\s*"true"\s*$/m);
+	});
+
+	(dockerReady ? test : test.skip)(
 		dockerReady
-			? 'docker compose up: the official image installs the package from N8N_COMMUNITY_PACKAGES and the nodes load'
-			: `skipped: ${dockerReason} (docker compose up of the official image with N8N_COMMUNITY_PACKAGES)`,
+			? 'docker compose up: the official image installs the package at start and the nodes load'
+			: `skipped: ${dockerReason} (docker compose up of examples/docker-compose.yml)`,
 		async () => {
-			const compose = path.join(projectRoot, 'examples', 'docker-compose.yml');
+			// The example as it is, plus what points it at this test's registry: the container shares the host's
+			// network to reach 127.0.0.1, and gets the same licence preload as routes 1 and 2.
+			const port = await freePort();
+			const integrity = (await registry.versions()).integrity[versionX];
+			const override = path.join(workDir, 'docker-compose.test.yml');
+			const environment: Record<string, string> = {
+				N8N_PORT: String(port),
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_DIAGNOSTICS_ENABLED: 'false',
+				N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url,
+				N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version: versionX, checksum: integrity }]),
+				NODE_OPTIONS: '--require /ftm-test/custom-registry-licensed.cjs',
+			};
+			fs.writeFileSync(
+				override,
+				JSON.stringify({
+					services: { n8n: { network_mode: 'host', environment, volumes: [`${path.dirname(LICENSE_PRELOAD)}:/ftm-test:ro`] } },
+				}),
+			);
 			const project = `ftm-install-${process.pid}`;
-			const env = { ...process.env, N8N_PORT_ON_HOST: '5678' };
+			const compose = ['compose', '-f', COMPOSE_FILE, '-f', override, '-p', project];
 			try {
-				await runCommand('docker', ['compose', '-f', compose, '-p', project, 'up', '-d', '--wait'], { label: 'docker compose up', env, timeoutMs: 15 * MINUTE });
-				const res = await fetch('http://127.0.0.1:5678/healthz/readiness');
-				expect(res.status).toBe(200);
-				const logs = await runCommand('docker', ['compose', '-f', compose, '-p', project, 'logs', 'n8n'], { label: 'docker compose logs', env });
-				expect(logs.stdout).toContain(`Installed community package '${PACKAGE_NAME}`);
+				await runCommand('docker', [...compose, 'up', '-d'], { label: 'docker compose up', timeoutMs: 15 * MINUTE });
+				const url = `http://127.0.0.1:${port}`;
+				await waitForRest(url);
+				const logs = await runCommand('docker', [...compose, 'logs', 'n8n'], { label: 'docker compose logs' });
+				expect(logs.stdout).toContain(`Installed community package '${PACKAGE_NAME}@${versionX}' from env`);
+				const stack = await setUpOwner(url, 'docker');
+				expect(await packageNodeTypes(stack.rest)).toEqual([NODE_TYPE, TRIGGER_NODE_TYPE].sort());
 			} finally {
-				await runCommand('docker', ['compose', '-f', compose, '-p', project, 'down', '-v'], { label: 'docker compose down', env, allowFailure: true });
+				await runCommand('docker', [...compose, 'down', '-v'], { label: 'docker compose down', allowFailure: true });
 			}
 		},
 		20 * MINUTE,

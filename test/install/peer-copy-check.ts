@@ -117,7 +117,7 @@ async function main(): Promise<void> {
 			const n8n = await startN8n({ userFolder, logFile, extraEnv: n8nVersionEnv(), readyTimeoutMs: 5 * 60 * 1000 });
 			try {
 				await waitForRest(n8n.url);
-				const stack = await setUpOwner(n8n, mode);
+				const stack = await setUpOwner(n8n.url, mode);
 				const credential = await sandboxCredential(stack, sandbox, 'peer copy check');
 				const runs: Record<string, unknown> = {};
 				for (const workflow of [versionWorkflow(mode, credential), errorOutputWorkflow(mode, credential), failingWorkflow(mode, credential)]) {
