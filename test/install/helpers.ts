@@ -11,6 +11,7 @@ import {
 	NODE_TYPE,
 	PACKAGE_NAME,
 	PublicApiClient,
+	TRIGGER_NODE_TYPE,
 	createApiKey,
 	ensureOwner,
 	ensureWorkflow,
@@ -52,7 +53,9 @@ const OWNER_PASSWORD = generatePassword();
  */
 export async function sandboxCredential(stack: Stack, sandbox: Sandbox, label: string): Promise<CredentialRef> {
 	const name = `File Transfer Manager (${label})`;
-	const data = { baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+	const data: Record<string, string> = { baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+	// n8n 1.x adds its HTTP Request domain fields to every credential, and its public API then requires them.
+	if (n8nMajor() < 2) Object.assign(data, { allowedHttpRequestDomains: 'all' });
 	const created = await stack.api.call<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
 	return { id: created.id, name };
 }
@@ -149,6 +152,26 @@ export function failingWorkflow(route: string, credential: CredentialRef): Workf
 			},
 		],
 		connections: { Webhook: { main: [[{ node: 'Get Job', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The trigger, polling every minute for failed jobs (as example 2), with nothing after it. */
+export function triggerWorkflow(route: string, credential: CredentialRef): WorkflowJson {
+	return {
+		name: `Install check (${route}): trigger`,
+		nodes: [
+			{
+				id: uuid(route, 8),
+				name: 'Job Trigger',
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['failed'], filters: {}, options: {} },
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: {},
 		settings: { executionOrder: 'v1' },
 	};
 }

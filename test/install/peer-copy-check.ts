@@ -19,8 +19,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox } from '../../sandbox/src';
 import { ensureN8nInstalled } from '../../scripts/n8n/install';
-import { PACKAGE_NAME, buildAndPack, nodesDir, runCommand, startN8n, tempDir } from '../../scripts/n8n/lib';
-import { N8N_VERSION, findNodeRuntime, n8nInstallDir } from '../../scripts/n8n/paths';
+import { HttpError, PACKAGE_NAME, buildAndPack, ensureWorkflow, nodesDir, runCommand, startN8n, tempDir } from '../../scripts/n8n/lib';
+import { N8N_VERSION, findNodeRuntime, n8nInstallDir, n8nMajor } from '../../scripts/n8n/paths';
 import { readTarballPackageJson, startRegistry } from '../../scripts/n8n/registry';
 import {
 	activate,
@@ -32,6 +32,7 @@ import {
 	n8nVersionEnv,
 	sandboxCredential,
 	setUpOwner,
+	triggerWorkflow,
 	versionWorkflow,
 	waitForRest,
 } from './helpers';
@@ -135,6 +136,37 @@ async function main(): Promise<void> {
 						executionError: execution.data?.resultData.error,
 					});
 				}
+				// Activation of the trigger while the service answers GET /jobs with 500: n8n polls once at
+				// activation, and reports the node's error to whoever activated the workflow.
+				sandbox.faults.add({ kind: 'internal-error', method: 'GET', path: '/jobs', times: Infinity });
+				const trigger = triggerWorkflow(mode, credential);
+				const { id: triggerId } = await ensureWorkflow(stack.api, trigger);
+				const attempt = async (call: () => Promise<unknown>) => {
+					try {
+						await call();
+						return { activated: true };
+					} catch (error) {
+						if (!(error instanceof HttpError)) throw error;
+						let body: unknown = error.body;
+						try {
+							body = JSON.parse(error.body);
+						} catch {
+							// not JSON
+						}
+						return { status: error.status, body };
+					}
+				};
+				const activation: Record<string, unknown> = {
+					publicApi: await attempt(() => stack.api.call('POST', `/workflows/${triggerId}/activate`)),
+				};
+				if (n8nMajor() >= 2) {
+					const stored = await stack.rest.call<{ versionId: string }>('GET', `/workflows/${triggerId}`);
+					activation.editorRoute = await attempt(() =>
+						stack.rest.call('POST', `/workflows/${triggerId}/activate`, { versionId: stored.versionId }),
+					);
+				}
+				sandbox.faults.clear();
+				runs['trigger activation, service answers 500'] = stable(activation);
 				entry.runs = runs;
 				const log = fs.readFileSync(logFile, 'utf8');
 				entry.logLinesAboutPackage = log.split('\n').filter((l) => l.includes(PACKAGE_NAME) && /error|warn/i.test(l)).slice(0, 10);
