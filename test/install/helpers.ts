@@ -290,3 +290,21 @@ export async function waitForRest(url: string): Promise<void> {
 		}
 	});
 }
+
+/**
+ * A call of n8n's REST API (the editor's, with the owner's session) that may take minutes: before each
+ * install and update n8n asks api.n8n.io whether the package is banned, and n8n 1.x does so without a time
+ * limit, so where that address is unreachable (as on the test machines) the call waits for the system's TCP
+ * timeout.
+ */
+export async function slowRest<T>(rest: RestClient, method: string, route: string, body?: unknown): Promise<T> {
+	const res = await fetch(`${rest.url}/rest${route}`, {
+		method,
+		headers: { accept: 'application/json', cookie: rest.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(5 * MINUTE),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`${method} /rest${route} -> ${res.status}: ${text.slice(0, 500)}`);
+	return (JSON.parse(text) as { data: T }).data;
+}
