@@ -231,10 +231,13 @@ export async function until<T>(
 // ---------------------------------------------------------------------------------------------------------
 // Package: build, pack, install the way users do
 
-/** Builds the package and packs it into destDir; returns the tarball's path. */
+/**
+ * Builds the package and packs it into destDir; returns the tarball's path. No build with `build: false`, or
+ * when FTM_PACKAGE_BUILT=1 (the version matrix builds once before all its jest runs).
+ */
 export async function buildAndPack(destDir: string, options: { build?: boolean; echo?: boolean } = {}): Promise<string> {
 	fs.mkdirSync(destDir, { recursive: true });
-	if (options.build !== false) {
+	if (options.build !== false && process.env.FTM_PACKAGE_BUILT !== '1') {
 		await runCommand('npm', ['run', 'build'], { label: 'npm run build', echo: options.echo });
 	}
 	// The build ran just above; --ignore-scripts skips prepack's second build.
