@@ -95,9 +95,12 @@ export function summarizeFailure(message: string): string {
 	if (!lines.length) return '(no message)';
 	let first = lines[0].trim().replace(/^(?:Error|TypeError|AssertionError): /, '');
 	if (/^expect\(/.test(first)) {
+		// "Received: …", or in a diff the first added line that holds more than a bracket.
 		const received =
-			lines.find((line) => /^\s*Received(?: value)?:/.test(line)) ??
-			lines.slice(lines.findIndex((line) => /^\+ Received/.test(line)) + 1).find((line) => /^\+\s/.test(line));
+			lines.find((line) => /^\s*Received(?: value| length)?:/.test(line)) ??
+			lines
+				.slice(lines.findIndex((line) => /^\+ Received/.test(line)) + 1)
+				.find((line) => /^\+\s/.test(line) && !/^\+\s*(?:Array \[|Object \{|[[\]{}],?)$/.test(line));
 		if (received && !/^\+ Received/.test(received)) first += ` ${received.trim()}`;
 	}
 	return first.length > 240 ? `${first.slice(0, 237)}...` : first;
