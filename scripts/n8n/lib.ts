@@ -783,6 +783,13 @@ export async function ensureWorkflow(
 	if (found) return { id: found.id, created: false, activated: found.active };
 	const body: Record<string, unknown> = {};
 	for (const key of WORKFLOW_CREATE_KEYS) if (workflow[key] !== undefined) body[key] = workflow[key];
+	if (n8nMajor() < 2) {
+		// n8n 1.x's public API refuses pinData and description ("request/body must NOT have additional properties").
+		const pinned = Object.keys((body.pinData as object | undefined) ?? {});
+		if (pinned.length) throw new Error(`n8n ${N8N_VERSION}'s public API cannot create "${workflow.name}" with pinned data (${pinned.join(', ')})`);
+		delete body.pinData;
+		delete body.description;
+	}
 	body.settings ??= { executionOrder: 'v1' };
 	const created = await api.call<{ id: string }>('POST', '/workflows', body);
 	let activated = false;
