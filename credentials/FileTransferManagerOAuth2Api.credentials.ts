@@ -8,6 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { assertCredentialOrigin } from '../nodes/FileTransferManager/transport/origin';
 import { requestToken } from '../nodes/FileTransferManager/transport/token';
 
 /**
@@ -27,11 +28,11 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 		dark: 'file:../nodes/FileTransferManager/fileTransferManager.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-file-transfer-manager#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-file-transfer-manager/n8n-nodes-file-transfer-manager#credentials';
 
 	httpRequestNode = {
 		name: 'File Transfer Manager',
-		docsUrl: 'https://www.npmjs.com/package/n8n-nodes-file-transfer-manager#credentials',
+		docsUrl: 'https://github.com/n8n-nodes-file-transfer-manager/n8n-nodes-file-transfer-manager#credentials',
 		apiBaseUrlPlaceholder: 'https://api.acme.example.com/jobs',
 	};
 
@@ -42,7 +43,7 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.acme.example.com',
+			placeholder: 'e.g. https://api.acme.example.com',
 			description:
 				'The API host of your deployment (the "api." subdomain of its web address). A path prefix such as /v2 is allowed; a trailing slash is ignored. The token is sent only to this origin.',
 		},
@@ -87,14 +88,23 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 
 	/**
 	 * The Bearer header, set by a function rather than n8n's generic `Bearer {{$credentials.accessToken}}`:
-	 * the same header, without evaluating an expression for every request (see bench/README.md).
+	 * the same header, without evaluating an expression for every request (see bench/README.md), and only
+	 * for a request to the Base URL's origin. n8n calls this for every request made with the credential,
+	 * also from its HTTP Request node, whose URL can be any host: any other target is refused before
+	 * anything is sent. A redirect to another origin is followed without the header: n8n would otherwise
+	 * add it again there (the HTTP Request node up to 4.3 does by default). See docs/credential-origin.md.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		assertCredentialOrigin(credentials, requestOptions);
 		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` } };
+		return {
+			...requestOptions,
+			sendCredentialsOnCrossOriginRedirect: false,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` },
+		};
 	}
 
 	test: ICredentialTestRequest = {

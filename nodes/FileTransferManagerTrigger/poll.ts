@@ -65,7 +65,7 @@ async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<Tri
 	return next;
 }
 
-/** One poll of the trigger; the README's "Trigger" section says what it watches and what it costs. */
+/** One poll of the trigger; docs/trigger.md says what it watches and what it costs. */
 export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const config = readConfig(this);
 	try {

@@ -79,7 +79,7 @@ const aheadKey = (id: string, status: string): string => `${id} ${status}`;
  *   So "entered stuck" means "seen stuck, and not seen stuck since it was last seen in another
  *   status": the ids of jobs currently stuck and already reported are kept until they are seen in
  *   another status. That list is bounded by the number of jobs stuck at once, not by history.
- * - A job stamped ahead of the service's clock (issue 9: one job at 9999-12-31 used to move the cursor
+ * - A job stamped ahead of the service's clock (one job at 9999-12-31 used to move the cursor
  *   there, and every later change, stamped earlier, was never listed again) never moves the cursor: the
  *   cursor is the newest updatedAt among the other jobs, or stays. Such a job is listed by every poll
  *   while it stays ahead (it is after any cursor), so a job in a watched final status is delivered once

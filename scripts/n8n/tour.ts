@@ -1,5 +1,5 @@
 /**
- * The README's "First five minutes" tour, as a browser drives it: log in through n8n's login page, open
+ * The README's "Try it locally" tour, as a browser drives it: log in through n8n's login page, open
  * example 1 from the workflows list, click "Execute workflow", wait for the run, open the Report node and
  * read its output (the cost estimate and the summary) in the JSON view. Used by test/e2e/tour.test.ts.
  *

@@ -110,13 +110,19 @@ describe('credential: the Bearer header', () => {
 	it('is set by a function from the stored token, other headers kept, the request options not changed in place', async () => {
 		const credential = new FileTransferManagerOAuth2Api();
 		expect(typeof credential.authenticate).toBe('function');
-		const options = { url: '/jobs', headers: { Accept: 'application/vnd.api+json', Authorization: 'Bearer stale' } };
-		const out = await credential.authenticate({ accessToken: 'tok-123' }, options);
+		const baseUrl = 'https://api.acme.example.com';
+		const options = {
+			url: `${baseUrl}/jobs`,
+			headers: { Accept: 'application/vnd.api+json', Authorization: 'Bearer stale' },
+		};
+		const out = await credential.authenticate({ baseUrl, accessToken: 'tok-123' }, options);
 		expect(out.headers).toEqual({ Accept: 'application/vnd.api+json', Authorization: 'Bearer tok-123' });
-		expect(out.url).toBe('/jobs');
+		expect(out.url).toBe(`${baseUrl}/jobs`);
 		expect(options.headers.Authorization).toBe('Bearer stale');
 		// No token stored: n8n runs preAuthentication first; the function itself never invents a token.
-		expect((await credential.authenticate({}, { url: '/' })).headers).toEqual({ Authorization: 'Bearer ' });
+		expect((await credential.authenticate({ baseUrl }, { url: `${baseUrl}/` })).headers).toEqual({
+			Authorization: 'Bearer ',
+		});
 	});
 });
 

@@ -13,6 +13,8 @@ export interface RecordingProxy {
 	/** e.g. http://127.0.0.1:40000/v2 when started with prefix '/v2'. */
 	baseUrl: string;
 	requests: RecordedRequest[];
+	/** Connections that sent something other than HTTP, e.g. a TLS handshake. */
+	clientErrors(): number;
 	close(): Promise<void>;
 }
 
@@ -21,7 +23,12 @@ export interface RecordingProxy {
  * (the sandbox's own log has no bodies). With a prefix, it serves the API under that path, as a real
  * deployment behind a path prefix would, and answers 404 for paths outside it.
  */
-export async function startRecordingProxy(targetBaseUrl: string, prefix = ''): Promise<RecordingProxy> {
+export async function startRecordingProxy(
+	targetBaseUrl: string,
+	prefix = '',
+	/** Paths (as sent) the proxy answers itself with a 302 to the given location, instead of passing them on. */
+	redirects: Record<string, string> = {},
+): Promise<RecordingProxy> {
 	const target = new URL(targetBaseUrl);
 	const requests: RecordedRequest[] = [];
 	const server = http.createServer((req, res) => {
@@ -31,6 +38,11 @@ export async function startRecordingProxy(targetBaseUrl: string, prefix = ''): P
 			const body = Buffer.concat(chunks);
 			const url = req.url ?? '/';
 			requests.push({ method: req.method ?? '', url, headers: req.headers, body: body.toString('utf8') });
+			if (redirects[url] !== undefined) {
+				res.writeHead(302, { Location: redirects[url] });
+				res.end();
+				return;
+			}
 			if (prefix && url !== prefix && !url.startsWith(`${prefix}/`) && !url.startsWith(`${prefix}?`)) {
 				res.writeHead(404, { 'Content-Type': 'text/plain' });
 				res.end('outside the path prefix');
@@ -57,11 +69,17 @@ export async function startRecordingProxy(targetBaseUrl: string, prefix = ''): P
 			upstream.end(body);
 		});
 	});
+	let clientErrors = 0;
+	server.on('clientError', (_error, socket) => {
+		clientErrors++;
+		socket.destroy();
+	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
 		baseUrl: `http://127.0.0.1:${port}${prefix}`,
 		requests,
+		clientErrors: () => clientErrors,
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.closeAllConnections();

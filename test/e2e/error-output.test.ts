@@ -151,12 +151,12 @@ test('the found job takes the success branch, the invalid and the unknown ID the
 		{
 			jobId: 'not-a-uuid',
 			error: '"Job" must be a UUID, got "not-a-uuid" [item 1]',
-			details: expect.stringContaining('IDs of this API look like'),
+			message: expect.stringContaining('IDs of this API look like'),
 		},
 		{
 			jobId: UNKNOWN,
 			error: 'Entity Not Found',
-			details: expect.stringContaining('The requested entity was not found.'),
+			message: expect.stringContaining('The requested entity was not found.'),
 		},
 	]);
 	// The node's own two outputs, as n8n recorded them.

@@ -1,5 +1,5 @@
 /**
- * Browser end-to-end: the README's "First five minutes" tour in real n8n, in Debian's Chromium.
+ * Browser end-to-end: the README's "Try it locally" tour in real n8n, in Debian's Chromium.
  *
  * Sets up what `npm start` sets up (the packed package installed into n8n's community-nodes folder, the
  * sandbox with its demo data and default speed, n8n, an owner, the "File Transfer Manager (sandbox)" credential
@@ -49,7 +49,7 @@ const owner = { email: 'owner@example.com', password: generatePassword(), firstN
 const example1 = readExample(EXAMPLE_FILES.dryRunThenRun);
 const workflowIds = new Map<string, string>();
 
-describe('README "First five minutes": log in, open example 1, execute it, read the cost and the report', () => {
+describe('README "Try it locally": log in, open example 1, execute it, read the cost and the report', () => {
 	beforeAll(async () => {
 		const t0 = Date.now();
 		ensureChromium(say);

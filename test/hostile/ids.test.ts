@@ -1,5 +1,5 @@
 /**
- * Issue 9, item 7 (ids): an id the service sends is a UUID before it goes into a request path. A created
+ * Ids: an id the service sends is a UUID before it goes into a request path. A created
  * job whose id is `..` must not make Wait for Completion call `GET /`, nor Attach Errors `GET /errors`.
  */
 import { routes, UnsafeRouteIdError } from '../../nodes/FileTransferManager/api/routes';

@@ -1,5 +1,5 @@
 /**
- * Issue 9, item 7 (keys): output fields the node defines cannot be overwritten by attributes; an
+ * Keys: output fields the node defines cannot be overwritten by attributes; an
  * attribute of the same name is output under `apiAttributes`.
  */
 import { searchJobs } from '../../nodes/FileTransferManager/methods/listSearch';

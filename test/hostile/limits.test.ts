@@ -1,5 +1,5 @@
 /**
- * Issue 9: a 100,000-character name made Group › Create fail in its pre-create lookup with ECONNRESET
+ * A 100,000-character name made Group › Create fail in its pre-create lookup with ECONNRESET
  * (the name goes into `filter[name]`, and no server takes a query string that long). Names are now
  * limited to 1,000 characters and e-mail addresses to 254, checked before anything is sent.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 9, item 8: a malformed document is an error naming what was wrong and which request got it,
+ * Shapes: a malformed document is an error naming what was wrong and which request got it,
  * never a TypeError, in the operations, the editor's pickers and the trigger.
  */
 import { searchJobs } from '../../nodes/FileTransferManager/methods/listSearch';

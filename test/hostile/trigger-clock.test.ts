@@ -1,5 +1,5 @@
 /**
- * Issue 9: one job stamped in the future used to silence the trigger for good (the cursor moved to the
+ * One job stamped in the future used to silence the trigger for good (the cursor moved to the
  * newest updatedAt seen, and every later change, stamped earlier, was never listed again).
  *
  * Guarantee: a timestamp ahead of the service's own clock (its Date header) by more than the tolerance

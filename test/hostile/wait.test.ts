@@ -1,5 +1,5 @@
 /**
- * Issue 9: Max Wait is a real upper bound. Wait for Completion never sleeps past the deadline, and each
+ * Max Wait is a real upper bound. Wait for Completion never sleeps past the deadline, and each
  * status check is bounded by the time left (at least half a second), so a run ends within Max Wait plus
  * one check even when the service is slow or answers 503 with a long Retry-After.
  */

@@ -1,5 +1,5 @@
 /**
- * End-to-end in n8n's queue mode (issue 13, part 2): Postgres, Redis, one main and two workers
+ * End-to-end in n8n's queue mode: Postgres, Redis, one main and two workers
  * (scripts/n8n/queue/stack.ts) with the packed package, against an in-process sandbox.
  *
  * One stack serves every scenario, in order: the examples on workers; a token storm from a fresh
@@ -376,7 +376,7 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		});
 		expect(failed.length).toBeGreaterThan(0);
 		expect(fresh.unknown).toEqual([]);
-		// The trigger's guarantee (README, Running at scale): nothing is missed or repeated except the events of
+		// The trigger's guarantee (docs/scaling.md): nothing is missed or repeated except the events of
 		// a poll n8n was handing over when main died (n8n 2.41 saves the trigger's state and stores the execution
 		// as two writes; a kill between them loses that poll's events). So the missed jobs, if any, form at most
 		// one run per crash, each no longer than the failures of two poll intervals (2 per second, 15 s apart).

@@ -229,7 +229,7 @@ describe.each(RESOURCES)('Pinned data upstream × $resource $operation', (c) => 
 		expect(upstream.map((i) => i.json)).toEqual([c.good, c.failing]);
 		expect(outputs[0].map((i) => [c.isResult(i.json), i.pairedItem])).toEqual([[true, { item: 0 }]]);
 		expect(outputs[1].map((i) => i.pairedItem)).toEqual([{ item: 1 }]);
-		expect(outputs[1][0].json).toEqual(expect.objectContaining({ ...c.failing, details: expect.any(String) }));
+		expect(outputs[1][0].json).toEqual(expect.objectContaining({ ...c.failing, message: expect.any(String) }));
 		expect(sandbox.requests.count({ route: c.route })).toBe(2);
 	});
 });
@@ -239,7 +239,7 @@ function escape(text: string): RegExp {
 	return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }
 
-describe('Retry On Fail × a Create (why the README advises against it there)', () => {
+describe('Retry On Fail × a Create (why docs/operations.md advises against it there)', () => {
 	it('n8n runs every item again: the group of the item that had succeeded is created a second time', async () => {
 		const name = `retry-create-${Date.now()}`;
 		const { error } = await runNode({

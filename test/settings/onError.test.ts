@@ -103,7 +103,7 @@ describe.each(RESOURCES)('On Error × $resource $operation', (c) => {
 		},
 	);
 
-	it('Continue (using error output): results on output 0, failed items on output 1 as { error, details }', async () => {
+	it('Continue (using error output): results on output 0, failed items on output 1 as { error, message }', async () => {
 		const { error, outputs } = await run(c, { onError: 'continueErrorOutput' });
 		expect(error).toBeUndefined();
 		expect(outputs).toHaveLength(2);
@@ -112,11 +112,11 @@ describe.each(RESOURCES)('On Error × $resource $operation', (c) => {
 		expect(failed.map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
 		expect(failed[0].json).toEqual({
 			error: matches(c.invalidMessage),
-			details: expect.stringMatching(c.invalidDescription),
+			message: expect.stringMatching(c.invalidDescription),
 		});
 		expect(failed[1].json).toEqual({
 			error: matches(c.failingMessage),
-			details: expect.stringMatching(c.failingDescription),
+			message: expect.stringMatching(c.failingDescription),
 		});
 		// n8n would replace the JSON of an item with `error` set by { error }: the node does not set it.
 		expect(failed.map((i) => i.error)).toEqual([undefined, undefined]);
@@ -137,8 +137,8 @@ describe.each(RESOURCES)('On Error × $resource $operation', (c) => {
 		const [success, failed] = outputs;
 		expectResults(c, success, [0, 3]);
 		expect(failed.map((i) => i.json)).toEqual([
-			{ ...upstreamItems[1], error: matches(c.invalidMessage), details: expect.stringMatching(c.invalidDescription) },
-			{ ...upstreamItems[2], error: matches(c.failingMessage), details: expect.stringMatching(c.failingDescription) },
+			{ ...upstreamItems[1], error: matches(c.invalidMessage), message: expect.stringMatching(c.invalidDescription) },
+			{ ...upstreamItems[2], error: matches(c.failingMessage), message: expect.stringMatching(c.failingDescription) },
 		]);
 		expect(failed.map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
 	});

@@ -125,7 +125,7 @@ it('after 10,000 events the state is under 4 KB, and an idle poll costs one requ
 		for (const [i, id] of batch.entries()) {
 			sandbox.control.setJobStatus(id, staysStuck.has(id) ? 'stuck' : i % 2 ? 'failed' : 'finished');
 			// About five status changes per millisecond: the jobs that share the newest millisecond are
-			// part of the state (see the README, "Trigger"), so a test of its size must not pile them into one.
+			// part of the state (see docs/trigger.md, "State"), so a test of its size must not pile them into one.
 			if (i % 5 === 4) await nextMillisecond();
 		}
 		handle.restart();

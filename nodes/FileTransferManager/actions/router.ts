@@ -54,23 +54,28 @@ function operationOf(
  *
  * - "Continue (regular output)" (and the legacy Continue On Fail): `{ error, description }` on the main
  *   output, beside the successful items.
- * - "Continue (using error output)": n8n 2.x moves an item to the error output when the item has its
- *   `error` property set, or when its JSON holds nothing but `error`, `message` and `details`
- *   (WorkflowExecute.handleNodeErrorOutput). An item with `error` set then has its JSON replaced by
- *   `{ error: <message> }` (WorkflowExecute.normalizeNodeErrors), which would drop the description;
- *   so the item carries `{ error, details }` in its JSON only, and n8n puts it on the error output and
- *   merges the input item's JSON under it.
+ * - "Continue (using error output)": `{ error, message }`, the error's message and its description (the
+ *   message again when there is none). n8n moves an item to the error output by the shape of its JSON, and
+ *   this is the one shape every supported version moves while keeping the description: n8n 1.x takes JSON
+ *   of `error` alone or `error` and `message` exactly, n8n 2.x JSON of nothing but `error`, `message` and
+ *   `details` (WorkflowExecute.handleNodeErrorOutput). An item with its `error` property set would be moved
+ *   too, but both cut its JSON down to `{ error: <message> }` (normalizeNodeErrors). n8n merges the input
+ *   item's JSON under it.
  */
 function errorItem(
 	ctx: IExecuteFunctions,
 	failure: NodeApiError | NodeOperationError,
 	itemIndex: number,
 ): INodeExecutionData {
-	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
 	// n8n routes on a non-empty `error`: an error without a message still needs one.
-	const json: IDataObject = { error: failure.message || `Item ${itemIndex} failed` };
-	if (failure.description) json[toErrorOutput ? 'details' : 'description'] = failure.description;
-	return { json, pairedItem: { item: itemIndex } };
+	const error = failure.message || `Item ${itemIndex} failed`;
+	const pairedItem = { item: itemIndex };
+	if (ctx.getNode().onError === 'continueErrorOutput') {
+		return { json: { error, message: failure.description || error }, pairedItem };
+	}
+	const json: IDataObject = { error };
+	if (failure.description) json.description = failure.description;
+	return { json, pairedItem };
 }
 
 function failureOf(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {

@@ -24,7 +24,7 @@ export const waitProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to poll the job until it is finished, failed, canceled or stuck and output that final state, instead of returning as soon as the job is started. Best for jobs of a few minutes: the execution stays busy meanwhile. For longer jobs leave it off and loop Wait node → Job › Get → If until the status is final; a Wait of over 65 s frees the n8n worker (see the README, "Long waits").',
+			'Whether to poll the job until it is finished, failed, canceled or stuck and output that final state, instead of returning as soon as the job is started. Best for jobs of a few minutes: the execution stays busy meanwhile. For longer jobs leave it off and loop Wait node → Job › Get → If until the status is final; a Wait of over 65 s frees the n8n worker (see examples/README.md, "4. Long waits").',
 	},
 	{
 		displayName: 'Poll Interval (Seconds)',

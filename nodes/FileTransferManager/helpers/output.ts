@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { AnyResource } from '../api/types';
 
-/** Where an attribute goes whose name is one of the node's own output keys (README, "Output"). */
+/** Where an attribute goes whose name is one of the node's own output keys (docs/operations.md, "The node's own keys win"). */
 export const API_ATTRIBUTES_KEY = 'apiAttributes';
 
 /**
@@ -25,7 +25,7 @@ function put(target: IDataObject, key: string, value: unknown): void {
  * A JSON:API resource as a workflow builder wants it: the node's own fields first (`leading`, then
  * `id`), then the attributes at top level. An attribute named like one of these, like `apiAttributes`,
  * or like a key in `reserved` (what the caller adds afterwards) goes under `apiAttributes`, so that the
- * node's keys always mean what the README says and the API's value stays reachable.
+ * node's keys always mean what docs/operations.md says and the API's value stays reachable.
  */
 export function flatten(
 	resource: AnyResource,

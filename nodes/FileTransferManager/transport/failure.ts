@@ -39,6 +39,44 @@ export const TLS_CODES =
 const NOT_CONNECTED_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/;
 export const TIMEOUT_CODES = /^(ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT)$/;
 
+/**
+ * The latest token failures of this process, by the message they were thrown with. n8n 1.x wraps the
+ * thrown error in a NodeApiError that keeps its message but not the error itself (its `cause` is
+ * cleared), so the transport finds the failure again by that message.
+ */
+const tokenFailures = new Map<string, TokenFailure>();
+const TOKEN_FAILURES_KEPT = 50;
+
+/** Called by the token request as it fails. */
+export function noteTokenFailure(message: string, failure: TokenFailure): void {
+	tokenFailures.delete(message);
+	tokenFailures.set(message, failure);
+	if (tokenFailures.size > TOKEN_FAILURES_KEPT) tokenFailures.delete(tokenFailures.keys().next().value as string);
+}
+
+/** A token failure named by an error's message, or by one of the messages n8n collected on it. */
+function tokenFailureByMessage(error: { message?: unknown; messages?: unknown }): TokenFailure | undefined {
+	const messages = [error.message, ...(Array.isArray(error.messages) ? error.messages : [])];
+	for (const message of messages) {
+		const failure = typeof message === 'string' ? tokenFailures.get(message) : undefined;
+		if (failure) return failure;
+	}
+	return undefined;
+}
+
+/**
+ * The answer n8n 1.x keeps on the NodeApiError it throws for an HTTP error: it drops the request error
+ * (`cause`) and with it `response`, but keeps the answer's body under `context.data`; with
+ * `encoding: 'stream'` that body is the response stream itself, which carries the status and headers.
+ */
+function keptResponseOf(data: unknown): { status?: unknown; headers?: unknown; data?: unknown } | undefined {
+	if (!data || typeof data !== 'object') return undefined;
+	const stream = data as { statusCode?: unknown; headers?: unknown; pipe?: unknown };
+	if (typeof stream.pipe !== 'function' || typeof stream.statusCode !== 'number') return undefined;
+	if (!stream.headers || typeof stream.headers !== 'object') return undefined;
+	return { status: stream.statusCode, headers: stream.headers, data };
+}
+
 export function parseJson(text: string): unknown {
 	// A test for any non-blank character, not a trimmed copy of a page of 100 records.
 	if (!/\S/.test(text)) return undefined;
@@ -68,13 +106,18 @@ export async function failureFacts(error: unknown, maxBytes: number, signal: Abo
 			status?: unknown;
 			cause?: unknown;
 			tokenFailure?: TokenFailure;
+			message?: unknown;
+			messages?: unknown;
+			context?: { data?: unknown };
 		};
 		if (!facts.token && candidate.tokenFailure && typeof candidate.tokenFailure === 'object') {
 			facts.token = candidate.tokenFailure;
 		}
+		facts.token ??= tokenFailureByMessage(candidate);
 		if (!response && candidate.response && typeof candidate.response === 'object') {
 			response = candidate.response;
 		}
+		response ??= keptResponseOf(candidate.context?.data);
 		if (typeof candidate.code === 'string' && !facts.code) {
 			if (/^E[A-Z_]+$/.test(candidate.code) || TLS_CODES.test(candidate.code)) facts.code = candidate.code;
 		}

@@ -8,7 +8,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOp
 
 import { routes, joinUrl } from '../api/routes';
 import { BodyLimitError, discardBody, formatBytes, readBody } from './body';
-import { header, TLS_CODES } from './failure';
+import { header, noteTokenFailure, TLS_CODES } from './failure';
 import { rememberSecret, showUrl } from './secrets';
 
 const headersOf = (headers: unknown): Record<string, unknown> =>
@@ -62,7 +62,9 @@ function codeOf(error: unknown): string | undefined {
 }
 
 function fail(failure: TokenFailure): never {
-	throw new TokenRequestError(failure);
+	const error = new TokenRequestError(failure);
+	noteTokenFailure(error.message, failure);
+	throw error;
 }
 
 /** The normalised Base URL of a credential, or a failure naming the problem. */

@@ -118,11 +118,11 @@ describe('router: On Error "Continue (using error output)"', () => {
 		expect(failed.map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
 		expect(failed[0].json).toEqual({
 			error: '"Group" must be a UUID, got "not-a-uuid" [item 1]',
-			details: expect.stringContaining('IDs of this API look like'),
+			message: expect.stringContaining('IDs of this API look like'),
 		});
 		expect(failed[1].json).toEqual({
 			error: 'Entity Not Found',
-			details: expect.stringContaining('The requested entity was not found.'),
+			message: expect.stringContaining('The requested entity was not found.'),
 		});
 	});
 });

@@ -1,0 +1,161 @@
+/**
+ * End-to-end: n8n's own HTTP Request node with this credential ("Predefined Credential Type"), in real n8n
+ * (FTM_N8N_VERSION, default the pinned one), run headless. A URL on the Base URL's origin works and gets the
+ * token; a URL on another port is refused with our message naming both origins, and that server receives
+ * nothing at all (not even a connection); a redirect from the Base URL to another port is followed without
+ * the token. The HTTP Request node sends through n8n-core's legacy requestWithAuthentication, which calls the
+ * credential's authenticate with the options' `uri`. The Base URL is a recording pass-through in front of the
+ * sandbox, which answers one path with that redirect.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { ensureN8nInstalled } from '../../scripts/n8n/install';
+import {
+	CREDENTIAL_TYPE,
+	buildAndPack,
+	importCredentials,
+	installPackage,
+	nodeOutput,
+	randomId,
+	runWorkflowHeadless,
+	tempDir,
+	type HeadlessResult,
+	type WorkflowJson,
+} from '../../scripts/n8n/lib';
+import { N8N_VERSION, n8nInstallDir } from '../../scripts/n8n/paths';
+import { startRecordingProxy, type RecordingProxy } from '../credential/proxy';
+import { startRecordingServer, type RecordingServer } from '../credential/recorder';
+
+const MINUTE = 60 * 1000;
+const CLIENT_ID = 'e2e-origin-client';
+const CLIENT_SECRET = `e2e-origin-secret-${randomId()}`;
+const NODE_NAME = 'HTTP Request';
+
+let workDir: string;
+let userFolder: string;
+let sandbox: Sandbox;
+let other: RecordingServer;
+let landing: RecordingServer;
+let baseUrl: RecordingProxy;
+const credential = { id: randomId(), name: 'File Transfer Manager (origin e2e)' };
+
+/** The HTTP Request node version a user gets when adding the node in this n8n version (its defaultVersion). */
+function httpRequestNodeVersion(): number {
+	const file = path.join(n8nInstallDir(), 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
+	const match = /defaultVersion:\s*([\d.]+)/.exec(fs.readFileSync(file, 'utf8'));
+	if (!match) throw new Error(`no defaultVersion in ${file}`);
+	return Number(match[1]);
+}
+
+function httpRequestWorkflow(url: string, options: Record<string, unknown> = {}): WorkflowJson {
+	return {
+		name: `e2e: HTTP Request with the FTM credential to ${url}`,
+		nodes: [
+			{
+				id: 'c0ffee00-0000-4000-8000-000000000001',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'c0ffee00-0000-4000-8000-000000000002',
+				name: NODE_NAME,
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: httpRequestNodeVersion(),
+				position: [220, 0],
+				parameters: {
+					method: 'GET',
+					url,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: CREDENTIAL_TYPE,
+					// The API answers application/vnd.api+json, which the node's autodetection takes for text.
+					options: { response: { response: { responseFormat: 'json' } }, ...options },
+				},
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+function describeRun(result: HeadlessResult): string {
+	return `n8n execute (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`;
+}
+
+beforeAll(async () => {
+	await ensureN8nInstalled();
+	workDir = tempDir('ftm-e2e-origin-');
+	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
+	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
+	userFolder = path.join(workDir, 'n8n-user');
+	await installPackage(userFolder, tarball);
+	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+	other = await startRecordingServer();
+	landing = await startRecordingServer();
+	baseUrl = await startRecordingProxy(sandbox.baseUrl, '', { '/elsewhere': `${landing.baseUrl}/landing` });
+	await importCredentials(
+		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: baseUrl.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],
+		{ userFolder },
+	);
+}, 30 * MINUTE);
+
+afterAll(async () => {
+	await other?.close();
+	await landing?.close();
+	await baseUrl?.close();
+	await sandbox?.close();
+	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+}, MINUTE);
+
+describe(`n8n ${N8N_VERSION}: the HTTP Request node with the File Transfer Manager credential`, () => {
+	test('a URL on the Base URL\'s origin: the request is sent with the token the credential fetched', async () => {
+		sandbox.requests.clear();
+		const result = await runWorkflowHeadless(httpRequestWorkflow(`${baseUrl.baseUrl}/`), { userFolder });
+		if (!result.ok || !result.run) throw new Error(describeRun(result));
+
+		const calls = sandbox.requests.all();
+		expect(calls.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /oauth/token 200', 'GET / 200']);
+		expect(calls[1].authorization).toMatch(/^Bearer \S{16,}$/);
+		const items = nodeOutput(result.run, NODE_NAME);
+		expect(items).toHaveLength(1);
+		expect(items[0]).toEqual(expect.objectContaining({ jsonapi: { version: '1.1' } }));
+	}, 10 * MINUTE);
+
+	test('a URL on another port: refused with the message naming both origins; that server receives nothing', async () => {
+		sandbox.requests.clear();
+		const result = await runWorkflowHeadless(httpRequestWorkflow(`${other.baseUrl}/collect?from=n8n`), { userFolder });
+		expect(result.ok).toBe(false);
+		if (!result.run) throw new Error(describeRun(result));
+
+		const error = result.run.data.resultData.runData[NODE_NAME]?.[0]?.error;
+		expect(error?.message).toBe(
+			`This credential sends its token only to ${baseUrl.baseUrl}; the request goes to ${other.baseUrl}`,
+		);
+		expect(error?.description).toContain('Nothing was sent');
+		expect(result.run.data.resultData.error?.message).toBe(error?.message);
+		expect(other.connections()).toBe(0);
+		expect(other.requests).toEqual([]);
+		// The Base URL got token requests only (n8n's legacy helper renews the token once after any failure).
+		expect(sandbox.requests.all().filter((r) => !(r.method === 'POST' && r.path === '/oauth/token'))).toEqual([]);
+	}, 10 * MINUTE);
+
+	test('a redirect from the Base URL to another port, with "Send Credentials on Cross-Origin Redirect" on: followed without the token', async () => {
+		// The option exists from node version 4.4 (default off); up to 4.3, and in n8n 1.x, n8n sends credentials on.
+		const result = await runWorkflowHeadless(
+			httpRequestWorkflow(`${baseUrl.baseUrl}/elsewhere`, { sendCredentialsOnCrossOriginRedirect: true }),
+			{ userFolder },
+		);
+		if (!result.ok || !result.run) throw new Error(describeRun(result));
+
+		expect(baseUrl.requests.filter((r) => r.url === '/elsewhere').map((r) => r.headers.authorization)).toEqual([
+			expect.stringMatching(/^Bearer \S{16,}$/),
+		]);
+		expect(landing.requests).toEqual([{ method: 'GET', url: '/landing', authorization: undefined }]);
+		expect(nodeOutput(result.run, NODE_NAME)).toEqual([{ reached: true }]);
+	}, 10 * MINUTE);
+});
