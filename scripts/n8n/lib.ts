@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findNodeRuntime, n8nBin, projectRoot } from './paths';
+import { N8N_VERSION, findNodeRuntime, n8nBin, n8nInstallDir, n8nMajor, projectRoot } from './paths';
 
 export { projectRoot } from './paths';
 
@@ -155,7 +155,7 @@ export async function runCommand(
 	command: string,
 	args: string[],
 	options: SpawnOptions & { timeoutMs?: number; allowFailure?: boolean },
-): Promise<{ code: number | null; stdout: string; stderr: string; tail: string }> {
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; tail: string }> {
 	const proc = spawnGroup(command, args, options);
 	let timer: NodeJS.Timeout | undefined;
 	if (options.timeoutMs) {
@@ -163,7 +163,7 @@ export async function runCommand(
 	}
 	const { code, signal } = await proc.exited;
 	if (timer) clearTimeout(timer);
-	const result = { code, stdout: proc.stdout(), stderr: proc.stderr(), tail: proc.tail() };
+	const result = { code, signal, stdout: proc.stdout(), stderr: proc.stderr(), tail: proc.tail() };
 	if (code !== 0 && !options.allowFailure) {
 		throw new Error(
 			`${options.label} failed (${signal ? `signal ${signal}` : `exit code ${code}`}): ${command} ${args.join(' ')}\n` +
@@ -231,10 +231,13 @@ export async function until<T>(
 // ---------------------------------------------------------------------------------------------------------
 // Package: build, pack, install the way users do
 
-/** Builds the package and packs it into destDir; returns the tarball's path. */
+/**
+ * Builds the package and packs it into destDir; returns the tarball's path. No build with `build: false`, or
+ * when FTM_PACKAGE_BUILT=1 (the version matrix builds once before all its jest runs).
+ */
 export async function buildAndPack(destDir: string, options: { build?: boolean; echo?: boolean } = {}): Promise<string> {
 	fs.mkdirSync(destDir, { recursive: true });
-	if (options.build !== false) {
+	if (options.build !== false && process.env.FTM_PACKAGE_BUILT !== '1') {
 		await runCommand('npm', ['run', 'build'], { label: 'npm run build', echo: options.echo });
 	}
 	// The build ran just above; --ignore-scripts skips prepack's second build.
@@ -317,8 +320,9 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
-		// This module fetches a server list from api.n8n.io at startup.
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// This module fetches a server list from api.n8n.io at startup. n8n 1.x has no such module and refuses
+		// to start when told to disable it ("Unknown module"), so it is named only where the install has it.
+		...(n8nHasModule('mcp-registry') ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		...options.extra,
 	};
 	// Values inherited from a developer's shell would point n8n elsewhere.
@@ -329,6 +333,19 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 	delete env.NODE_ENV;
 	delete env.JEST_WORKER_ID;
 	return env;
+}
+
+/**
+ * Whether the installed n8n (this process's version) has a backend module of that name, i.e. whether
+ * N8N_ENABLED_MODULES / N8N_DISABLED_MODULES may name it: n8n exits with 'Unknown module "<name>"' otherwise.
+ */
+export function n8nHasModule(name: string, version: string = N8N_VERSION): boolean {
+	const file = path.join(n8nInstallDir(version), 'node_modules', '@n8n', 'backend-common', 'dist', 'modules', 'modules.config.js');
+	try {
+		return fs.readFileSync(file, 'utf8').includes(`'${name}'`);
+	} catch {
+		return false; // no module list (or not installed): naming the module could only make n8n refuse to start
+	}
 }
 
 /**
@@ -378,7 +395,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nServer> {
 	});
 	const url = `http://127.0.0.1:${port}`;
 	try {
-		await waitForReady(url, proc, options.readyTimeoutMs ?? 120000);
+		await waitForReady(url, proc, options.readyTimeoutMs ?? 120000, { rest: true });
 	} catch (error) {
 		await proc.stop();
 		throw error;
@@ -405,11 +422,25 @@ export async function untilServing(
 	}
 }
 
-/** Polls /healthz/readiness until it answers 200; fails early when the process exits. */
-export async function waitForReady(url: string, proc: ManagedProcess | undefined, timeoutMs: number): Promise<void> {
+/**
+ * Polls /healthz/readiness until it answers 200 and, with `rest`, /rest/settings until it answers its JSON;
+ * fails early when the process exits.
+ */
+export async function waitForReady(
+	url: string,
+	proc: ManagedProcess | undefined,
+	timeoutMs: number,
+	options: { rest?: boolean } = {},
+): Promise<void> {
 	const answers = async () => {
 		try {
-			return (await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })).ok;
+			if (!(await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })).ok) return false;
+			if (!options.rest) return true;
+			// n8n 1.x reports ready before its REST routes exist; while migrating, every n8n answers every route
+			// with HTTP 200 "n8n is starting up. Please wait". The settings' JSON means the routes are there.
+			const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
+			const body = res.ok ? ((await res.json().catch(() => undefined)) as { data?: unknown } | undefined) : undefined;
+			return body?.data !== undefined;
 		} catch {
 			return false; // not listening yet
 		}
@@ -483,11 +514,15 @@ export class RestClient {
 	}
 }
 
-/** The public API (/api/v1) with an API key. */
+/**
+ * The public API (/api/v1) with an API key. `session`, the owner's REST client, stands in for the routes
+ * n8n 1.x's public API lacks (it cannot list, update or test credentials): pass it to run in every version.
+ */
 export class PublicApiClient {
 	constructor(
 		readonly url: string,
 		readonly apiKey: string,
+		readonly session?: RestClient,
 	) {}
 
 	async call<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
@@ -618,7 +653,6 @@ export interface FileTransferManagerCredentialData {
 	clientSecret: string;
 }
 
-/** Creates the File Transfer Manager credential, or updates the one with the same name. */
 /**
  * The credential of that name and type: created when missing; an existing one is updated with `data`, or,
  * with `keepExisting`, left exactly as it is (so that a user's edits in n8n survive).
@@ -629,15 +663,69 @@ export async function ensureCredential(
 	data: FileTransferManagerCredentialData,
 	options: { keepExisting?: boolean } = {},
 ): Promise<CredentialRef & { created: boolean; updated: boolean }> {
-	const all = await api.list<{ id: string; name: string; type: string }>('/credentials');
+	// n8n 1.x's public API has neither GET nor PATCH /credentials (405): the editor's routes do it there.
+	const legacy = n8nMajor() < 2;
+	const all = legacy
+		? await sessionOf(api, 'list credentials').call<Array<{ id: string; name: string; type: string }>>('GET', '/credentials')
+		: await api.list<{ id: string; name: string; type: string }>('/credentials');
 	const found = all.find((c) => c.name === name && c.type === CREDENTIAL_TYPE);
 	if (found) {
 		if (options.keepExisting) return { id: found.id, name, created: false, updated: false };
-		await api.call('PATCH', `/credentials/${found.id}`, { name, type: CREDENTIAL_TYPE, data });
+		if (legacy) await sessionOf(api, 'update a credential').call('PATCH', `/credentials/${found.id}`, { name, type: CREDENTIAL_TYPE, data });
+		else await api.call('PATCH', `/credentials/${found.id}`, { name, type: CREDENTIAL_TYPE, data });
 		return { id: found.id, name, created: false, updated: true };
 	}
-	const created = await api.call<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
+	// n8n 1.x adds "Allowed HTTP Request Domains" to this credential type, and its public API then refuses
+	// data without it ('request.body.data requires property "allowedDomains"'): send the editor's default.
+	const body = legacy ? { ...data, allowedHttpRequestDomains: 'all' } : data;
+	const created = await api.call<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data: body });
 	return { id: created.id, name, created: true, updated: false };
+}
+
+/** The owner's session of a public API client, for what n8n 1.x's public API cannot do. */
+function sessionOf(api: PublicApiClient, what: string): RestClient {
+	if (!api.session) {
+		throw new Error(`n8n ${N8N_VERSION}'s public API cannot ${what}: create the PublicApiClient with the owner's session (publicApi())`);
+	}
+	return api.session;
+}
+
+/** A public API client with a new API key of the owner's (labelled `label`), and the owner's session. */
+export async function publicApi(rest: RestClient, label: string): Promise<PublicApiClient> {
+	return new PublicApiClient(rest.url, await createApiKey(rest, label), rest);
+}
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+/** Tests a stored credential as n8n's Test button does: 'OK', or 'Error' with n8n's message. */
+export async function testStoredCredential(api: PublicApiClient, id: string): Promise<CredentialTestResult> {
+	if (n8nMajor() >= 2) return api.call<CredentialTestResult>('POST', `/credentials/${id}/test`);
+	// n8n 1.x's public API has no test route: the editor's, with the stored (redacted) data sent back as it does.
+	const rest = sessionOf(api, 'test a credential');
+	const stored = await rest.call<{ name: string; type: string; data: Record<string, unknown> }>('GET', `/credentials/${id}?includeData=true`);
+	return rest.call<CredentialTestResult>('POST', '/credentials/test', {
+		credentials: { id, name: stored.name, type: stored.type, data: stored.data },
+	});
+}
+
+/**
+ * Tests credential data that is not stored, as the editor's credential modal does before saving (2.x). n8n 1.x
+ * tests stored credentials only (403 Forbidden for any other): there it is stored, tested and deleted again.
+ */
+export async function testCredentialData(
+	rest: RestClient,
+	credential: { name: string; type: string; data: Record<string, unknown> },
+): Promise<CredentialTestResult> {
+	if (n8nMajor() >= 2) return rest.call<CredentialTestResult>('POST', '/credentials/test', { credentials: { id: '', ...credential } });
+	const stored = await rest.call<{ id: string }>('POST', '/credentials', credential);
+	try {
+		return await rest.call<CredentialTestResult>('POST', '/credentials/test', { credentials: { id: stored.id, ...credential } });
+	} finally {
+		await rest.call('DELETE', `/credentials/${stored.id}`);
+	}
 }
 
 /** The workflow exports of a folder (`*.json`, in name order), each named after its file when it has no name. */
@@ -700,6 +788,13 @@ export async function ensureWorkflow(
 	if (found) return { id: found.id, created: false, activated: found.active };
 	const body: Record<string, unknown> = {};
 	for (const key of WORKFLOW_CREATE_KEYS) if (workflow[key] !== undefined) body[key] = workflow[key];
+	if (n8nMajor() < 2) {
+		// n8n 1.x's public API refuses pinData and description ("request/body must NOT have additional properties").
+		const pinned = Object.keys((body.pinData as object | undefined) ?? {});
+		if (pinned.length) throw new Error(`n8n ${N8N_VERSION}'s public API cannot create "${workflow.name}" with pinned data (${pinned.join(', ')})`);
+		delete body.pinData;
+		delete body.description;
+	}
 	body.settings ??= { executionOrder: 'v1' };
 	const created = await api.call<{ id: string }>('POST', '/workflows', body);
 	let activated = false;
@@ -802,9 +897,11 @@ export async function importCredentials(credentials: ImportCredential[], options
 }
 
 export interface HeadlessResult {
-	/** True when n8n exited 0 (the workflow succeeded). */
+	/** True when n8n exited 0 (the workflow succeeded); see crashedAfterRun for n8n 1.x. */
 	ok: boolean;
 	exitCode: number | null;
+	/** n8n 1.x only: the signal that ended `n8n execute` after it had printed a successful run. */
+	crashedAfterRun?: NodeJS.Signals;
 	run?: RunResult;
 	stdout: string;
 	stderr: string;
@@ -826,10 +923,19 @@ export async function runWorkflowHeadless(workflow: WorkflowJson, options: Headl
 	const t1 = Date.now();
 	const result = await n8nCli(['execute', `--id=${wf.id}`, '--rawOutput'], options, 'n8n execute', true);
 	const t2 = Date.now();
+	const run = parseExecuteOutput(result.stdout) ?? parseExecuteOutput(result.stderr);
+	// n8n 1.123.81's `n8n execute` now and then dies of SIGSEGV while it exits, after printing the finished run
+	// (2 runs in about 40 here; never seen with 2.x). The printed run is the outcome.
+	const crashedAfterRun =
+		n8nMajor() < 2 && result.signal && run?.finished === true && run.status === 'success' && !run.data.resultData.error
+			? result.signal
+			: undefined;
+	if (crashedAfterRun) process.stderr.write(`[n8n execute] ended by ${crashedAfterRun} after printing a successful run (n8n ${N8N_VERSION})\n`);
 	return {
-		ok: result.code === 0,
+		ok: result.code === 0 || crashedAfterRun !== undefined,
 		exitCode: result.code,
-		run: parseExecuteOutput(result.stdout) ?? parseExecuteOutput(result.stderr),
+		crashedAfterRun,
+		run,
 		stdout: result.stdout,
 		stderr: result.stderr,
 		seconds: { import: (t1 - t0) / 1000, execute: (t2 - t1) / 1000 },

@@ -236,8 +236,8 @@ async function main(): Promise<void> {
 		});
 	}
 
-	const { login, created, save: saveLogin } = await ensureOwnerLogin(n8n.url, LOGIN_FILE, 'npm start');
-	const api = new PublicApiClient(n8n.url, login.apiKey);
+	const { login, rest, created, save: saveLogin } = await ensureOwnerLogin(n8n.url, LOGIN_FILE, 'npm start');
+	const api = new PublicApiClient(n8n.url, login.apiKey, rest);
 
 	// The credential is written once; later starts leave the user's edits alone, unless the sandbox moved
 	// to another address (then the old Base URL would point at nothing).

@@ -152,7 +152,8 @@ export async function driveTour(page: Page, options: TourOptions): Promise<TourR
 			'the JSON view of the output',
 			`(() => {
 				const panel = ${output};
-				const json = panel?.querySelector('[data-test-id="radio-button-json"]');
+				// aria-checked is on the radio with the test id (2.x), or on the label around it (1.x).
+				const json = panel?.querySelector('[data-test-id="radio-button-json"]')?.closest('[aria-checked]');
 				if (!panel || json?.getAttribute('aria-checked') !== 'true') return null;
 				const text = panel.innerText;
 				return text.includes('"summary"') ? text : null;

@@ -6,18 +6,18 @@
 import * as fs from 'node:fs';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
 import {
-	PublicApiClient,
-	createApiKey,
 	ensureCredential,
 	ensureOwner,
 	ensureWorkflow,
 	generatePassword,
+	publicApi,
 	randomId,
 	sleep,
 	startN8n,
 	tempDir,
 	withCredential,
 	type N8nServer,
+	type PublicApiClient,
 	type RunResult,
 } from '../../scripts/n8n/lib';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, prepareUserFolder, readExample, until } from './helpers/examples';
@@ -93,7 +93,7 @@ beforeAll(async () => {
 	n8n = await startN8n({ userFolder });
 	const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'Alert', lastName: 'Owner' };
 	const { client: rest } = await ensureOwner(n8n.url, owner);
-	api = new PublicApiClient(n8n.url, await createApiKey(rest, 'alert e2e'));
+	api = await publicApi(rest, 'alert e2e');
 	credential = await ensureCredential(api, EXAMPLE_CREDENTIAL_NAME, {
 		baseUrl: sandbox.baseUrl,
 		clientId: CLIENT_ID,

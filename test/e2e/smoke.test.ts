@@ -10,7 +10,6 @@ import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
 	buildAndPack,
-	createApiKey,
 	ensureCredential,
 	ensureOwner,
 	ensureWorkflow,
@@ -18,13 +17,16 @@ import {
 	importCredentials,
 	installPackage,
 	nodeOutput,
-	PublicApiClient,
+	publicApi,
 	randomId,
 	runWorkflowHeadless,
 	startN8n,
+	testCredentialData,
+	testStoredCredential,
 	tempDir,
 	withCredential,
 	type N8nServer,
+	type PublicApiClient,
 	type RestClient,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
@@ -133,7 +135,7 @@ describe('credential test in a running n8n', () => {
 		n8n = await startN8n({ userFolder });
 		const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'E2e', lastName: 'Owner' };
 		({ client: rest } = await ensureOwner(n8n.url, owner));
-		api = new PublicApiClient(n8n.url, await createApiKey(rest, 'e2e'));
+		api = await publicApi(rest, 'e2e');
 	}, 10 * MINUTE);
 
 	afterAll(async () => {
@@ -165,13 +167,10 @@ describe('credential test in a running n8n', () => {
 
 	test('POST /rest/credentials/test: Error with a wrong secret', async () => {
 		sandbox.requests.clear();
-		const result = await rest.call<{ status: string; message: string }>('POST', '/credentials/test', {
-			credentials: {
-				id: '',
-				name: 'FTM wrong secret',
-				type: CREDENTIAL_TYPE,
-				data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: 'not-the-secret' },
-			},
+		const result = await testCredentialData(rest, {
+			name: 'FTM wrong secret',
+			type: CREDENTIAL_TYPE,
+			data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: 'not-the-secret' },
 		});
 		expect(result.status).toBe('Error');
 		// The credential's own token request throws the same text as a workflow run shows.
@@ -199,7 +198,7 @@ describe('credential test in a running n8n', () => {
 		expect(named).toHaveLength(1);
 	});
 
-	test('public API POST /credentials/{id}/test: OK for the right secret, Error for a wrong one', async () => {
+	test('a stored credential\'s test (public API POST /credentials/{id}/test; n8n 1.x: the editor\'s): OK for the right secret, Error for a wrong one', async () => {
 		const good = await ensureCredential(api, 'FTM good secret', {
 			baseUrl: sandbox.baseUrl,
 			clientId: CLIENT_ID,
@@ -210,8 +209,8 @@ describe('credential test in a running n8n', () => {
 			clientId: CLIENT_ID,
 			clientSecret: 'wrong',
 		});
-		expect((await api.call<{ status: string }>('POST', `/credentials/${good.id}/test`)).status).toBe('OK');
-		expect((await api.call<{ status: string }>('POST', `/credentials/${bad.id}/test`)).status).toBe('Error');
+		expect((await testStoredCredential(api, good.id)).status).toBe('OK');
+		expect((await testStoredCredential(api, bad.id)).status).toBe('Error');
 	});
 
 	test("keepExisting (what npm start does on later starts) leaves a user's credential as it is", async () => {
@@ -224,6 +223,6 @@ describe('credential test in a running n8n', () => {
 		);
 		expect(again).toEqual({ id: first.id, name: 'FTM kept', created: false, updated: false });
 		// Still the working secret: nothing was written over it.
-		expect((await api.call<{ status: string }>('POST', `/credentials/${first.id}/test`)).status).toBe('OK');
+		expect((await testStoredCredential(api, first.id)).status).toBe('OK');
 	});
 });

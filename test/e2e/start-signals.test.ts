@@ -148,7 +148,9 @@ beforeAll(async () => {
 	fs.mkdirSync(examplesDir);
 	// Under `npm test` the pretest script has just built dist/; otherwise build it once here (every start
 	// below packs it with --no-build).
-	if (process.env.npm_lifecycle_event !== 'test') await runCommand('npm', ['run', 'build'], { label: 'npm run build' });
+	if (process.env.npm_lifecycle_event !== 'test' && process.env.FTM_PACKAGE_BUILT !== '1') {
+		await runCommand('npm', ['run', 'build'], { label: 'npm run build' });
+	}
 }, 30 * MINUTE);
 
 afterAll(() => {

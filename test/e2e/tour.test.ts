@@ -19,17 +19,17 @@ import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
 import { ensureChromium, launchChromium, type Browser } from '../../scripts/n8n/browser';
 import { driveTour, type TourResult } from '../../scripts/n8n/tour';
 import {
-	PublicApiClient,
-	createApiKey,
 	ensureCredential,
 	ensureOwner,
 	ensureWorkflow,
 	generatePassword,
+	publicApi,
 	projectRoot,
 	startN8n,
 	tempDir,
 	withCredential,
 	type N8nServer,
+	type PublicApiClient,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
 import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, prepareUserFolder, readExample } from './helpers/examples';
@@ -59,7 +59,7 @@ describe('README "Try it locally": log in, open example 1, execute it, read the 
 		sandbox = await startSandbox({ port: 0, clientId: 'sandbox-client', clientSecret: 'sandbox-secret' });
 		n8n = await startN8n({ userFolder, logFile: path.join(workDir, 'n8n.log') });
 		const { client: rest } = await ensureOwner(n8n.url, owner);
-		api = new PublicApiClient(n8n.url, await createApiKey(rest, 'npm start'));
+		api = await publicApi(rest, 'npm start');
 		const credential = await ensureCredential(api, EXAMPLE_CREDENTIAL_NAME, {
 			baseUrl: sandbox.baseUrl,
 			clientId: sandbox.clientId,

@@ -271,27 +271,6 @@ export function readLog(file: string): string {
 }
 
 /**
- * Environment that differs by n8n version: n8n 1.x refuses N8N_DISABLED_MODULES=mcp-registry ("Unknown
- * module"), which lib.ts sets for 2.x.
- */
-export function n8nVersionEnv(): Record<string, string> {
-	return n8nMajor() < 2 ? { N8N_DISABLED_MODULES: '' } : {};
-}
-
-/** Waits until n8n's REST routes answer (n8n 1.x reports ready before they exist). */
-export async function waitForRest(url: string): Promise<void> {
-	await until(`${url}/rest/settings`, 2 * MINUTE, async () => {
-		try {
-			const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
-			const text = await res.text();
-			return res.ok && text.startsWith('{') && !text.includes('n8n is starting up') ? true : undefined;
-		} catch {
-			return undefined;
-		}
-	});
-}
-
-/**
  * A call of n8n's REST API (the editor's, with the owner's session) that may take minutes: before each
  * install and update n8n asks api.n8n.io whether the package is banned, and n8n 1.x does so without a time
  * limit, so where that address is unreachable (as on the test machines) the call waits for the system's TCP

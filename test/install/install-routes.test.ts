@@ -44,6 +44,7 @@ import {
 	runCommand,
 	startN8n,
 	tempDir,
+	waitForReady,
 	type N8nServer,
 } from '../../scripts/n8n/lib';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
@@ -56,7 +57,6 @@ import {
 	callWebhook,
 	finishedExecutions,
 	items,
-	n8nVersionEnv,
 	packageErrors,
 	packageNodeTypes,
 	readLog,
@@ -65,7 +65,6 @@ import {
 	setUpOwner,
 	slowRest,
 	versionWorkflow,
-	waitForRest,
 } from './helpers';
 
 const SHOTS = path.join(projectRoot, 'tmp', 'install');
@@ -107,7 +106,7 @@ function privateRegistryN8n(name: string, extraEnv: Record<string, string> = {})
 		userFolder: path.join(workDir, name),
 		logFile: path.join(workDir, `${name}.log`),
 		nodeArgs: ['--require', LICENSE_PRELOAD],
-		extraEnv: { ...n8nVersionEnv(), N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url, ...extraEnv },
+		extraEnv: { N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url, ...extraEnv },
 		readyTimeoutMs: 5 * MINUTE,
 	};
 }
@@ -128,7 +127,6 @@ describe('Settings › Community Nodes › Install, in Chromium', () => {
 		fs.mkdirSync(SHOTS, { recursive: true });
 		const options = privateRegistryN8n('n8n-ui');
 		n8n = await startN8n(options);
-		await waitForRest(n8n.url);
 		expect(n8n.proc.stdout()).toContain(PRELOAD_LINE);
 		const stack = await setUpOwner(n8n.url, 'ui route');
 		browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
@@ -248,7 +246,6 @@ describe('N8N_COMMUNITY_PACKAGES with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true
 				N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version: versionX, checksum: integrity }]),
 			});
 			n8n = await startN8n(options);
-			await waitForRest(n8n.url);
 			expect(n8n.proc.stdout()).toContain(PRELOAD_LINE);
 			say(`n8n started with the package from the environment in ${seconds(t0)}`);
 			expect(readLog(options.logFile)).toContain(`Installed community package '${PACKAGE_NAME}@${versionX}' from env`);
@@ -298,8 +295,7 @@ describe('by hand: npm install inside <user folder>/.n8n/nodes, restart', () => 
 		expect(fs.existsSync(path.join(dir, 'node_modules', 'n8n-workflow'))).toBe(false);
 
 		const logFile = path.join(workDir, 'n8n-hand.log');
-		n8n = await startN8n({ userFolder, logFile, extraEnv: n8nVersionEnv(), readyTimeoutMs: 5 * MINUTE });
-		await waitForRest(n8n.url);
+		n8n = await startN8n({ userFolder, logFile, readyTimeoutMs: 5 * MINUTE });
 		const stack = await setUpOwner(n8n.url, 'by hand');
 		expect(await packageNodeTypes(stack.rest)).toEqual([NODE_TYPE, TRIGGER_NODE_TYPE].sort());
 		const workflow = versionWorkflow('hand', await sandboxCredential(stack, sandbox, 'by hand'));
@@ -314,8 +310,7 @@ describe('by hand: npm install inside <user folder>/.n8n/nodes, restart', () => 
 		await runCommand('npm', ['uninstall', PACKAGE_NAME], { label: 'npm uninstall (by hand)', cwd: dir, env: npmEnv });
 		expect(fs.existsSync(path.join(dir, 'node_modules', PACKAGE_NAME))).toBe(false);
 		const logAfter = path.join(workDir, 'n8n-hand-after-uninstall.log');
-		n8n = await startN8n({ userFolder, logFile: logAfter, extraEnv: n8nVersionEnv(), readyTimeoutMs: 5 * MINUTE });
-		await waitForRest(n8n.url);
+		n8n = await startN8n({ userFolder, logFile: logAfter, readyTimeoutMs: 5 * MINUTE });
 		const again = await setUpOwner(n8n.url, 'by hand, after uninstall');
 		expect(await packageNodeTypes(again.rest)).toEqual([]);
 		expect(packageErrors(readLog(logAfter))).toEqual([]);
@@ -377,7 +372,7 @@ describe('Docker: examples/docker-compose.yml', () => {
 			try {
 				await runCommand('docker', [...compose, 'up', '-d'], { label: 'docker compose up', timeoutMs: 15 * MINUTE });
 				const url = `http://127.0.0.1:${port}`;
-				await waitForRest(url);
+				await waitForReady(url, undefined, 2 * MINUTE, { rest: true });
 				const logs = await runCommand('docker', [...compose, 'logs', 'n8n'], { label: 'docker compose logs' });
 				expect(logs.stdout).toContain(`Installed community package '${PACKAGE_NAME}@${versionX}' from env`);
 				const stack = await setUpOwner(url, 'docker');

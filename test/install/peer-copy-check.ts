@@ -29,12 +29,10 @@ import {
 	failingWorkflow,
 	finishedExecutions,
 	items,
-	n8nVersionEnv,
 	sandboxCredential,
 	setUpOwner,
 	triggerWorkflow,
 	versionWorkflow,
-	waitForRest,
 } from './helpers';
 
 const say = (line: string) => process.stderr.write(`[peer-copy-check ${N8N_VERSION}] ${line}\n`);
@@ -115,9 +113,8 @@ async function main(): Promise<void> {
 			};
 			say(`${mode}: ${JSON.stringify(entry)}`);
 			const logFile = path.join(workDir, `n8n-${mode}.log`);
-			const n8n = await startN8n({ userFolder, logFile, extraEnv: n8nVersionEnv(), readyTimeoutMs: 5 * 60 * 1000 });
+			const n8n = await startN8n({ userFolder, logFile, readyTimeoutMs: 5 * 60 * 1000 });
 			try {
-				await waitForRest(n8n.url);
 				const stack = await setUpOwner(n8n.url, mode);
 				const credential = await sandboxCredential(stack, sandbox, 'peer copy check');
 				const runs: Record<string, unknown> = {};

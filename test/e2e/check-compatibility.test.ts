@@ -1,0 +1,191 @@
+/**
+ * End-to-end: API › Check Compatibility run in real n8n (headless: `n8n import:workflow` + `n8n execute`, the
+ * packed package installed as users install it) against two sandboxes: one that keeps to the contract, and one
+ * started with two deviation modes (a smaller stated page maximum, and a job filter it ignores). The report
+ * must pass every check against the first, and against the second fail exactly the checks of those two
+ * deviations, saying what the sandbox was told to do. One workflow holds a check node per sandbox, so both
+ * reports come from one run. test/node/api/compatibility.test.ts covers every mode through n8n-core; this
+ * suite proves the same report comes out of n8n itself, in each version of the matrix.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { ensureN8nInstalled } from '../../scripts/n8n/install';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	buildAndPack,
+	importCredentials,
+	installPackage,
+	nodeOutput,
+	randomId,
+	runWorkflowHeadless,
+	tempDir,
+	type RunResult,
+	type WorkflowJson,
+} from '../../scripts/n8n/lib';
+import { CHECKS } from '../../nodes/FileTransferManager/actions/api/checkCompatibility.operation';
+
+const MINUTE = 60 * 1000;
+/** A stated page maximum under the nodes' 100 and at least 20 (below 20 it also changes the default page). */
+const MAX_PAGE = 20 + Math.floor(Math.random() * 80);
+/** A job filter the nodes send that the deviating sandbox accepts and does not apply. */
+const IGNORED_FILTER = 'status';
+const DEVIATIONS = [`max-page:${MAX_PAGE}`, `ignore-filter:${IGNORED_FILTER}`];
+
+interface CheckItem {
+	check: string;
+	title: string;
+	result: string;
+	observed: string;
+	fix: string;
+}
+
+interface Target {
+	sandbox: Sandbox;
+	credential: { id: string; name: string };
+	/** The Check Compatibility node that uses it. */
+	node: string;
+}
+
+let workDir: string;
+let userFolder: string;
+let contract: Target;
+let deviating: Target;
+/** The one run of both checks, and the contract sandbox's jobs before it. */
+let run: RunResult;
+let contractJobsBefore: string;
+
+/** The report of a target's node in the run (one item per check). */
+const reportOf = (target: Target) => nodeOutput(run, target.node) as unknown as CheckItem[];
+
+const uuid = (n: number) => `c0c0c0c0-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** One Check Compatibility node per target, both after the trigger: one import and one execute for both. */
+function checkWorkflow(targets: Target[]): WorkflowJson {
+	return {
+		name: 'e2e: Check Compatibility',
+		nodes: [
+			{ id: uuid(1), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			...targets.map((target, i) => ({
+				id: uuid(2 + i),
+				name: target.node,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [220, i * 200],
+				parameters: { resource: 'api', operation: 'checkCompatibility' },
+				credentials: { [CREDENTIAL_TYPE]: target.credential },
+			})),
+		],
+		connections: { Start: { main: [targets.map((target) => ({ node: target.node, type: 'main', index: 0 }))] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The API version as the sandbox itself reports it (token, then GET /), fetched without n8n. */
+async function apiVersionOf(sandbox: Sandbox): Promise<string> {
+	const tokenRes = await fetch(`${sandbox.baseUrl}/oauth/token`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: sandbox.clientId, client_secret: sandbox.clientSecret }),
+	});
+	const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+	const res = await fetch(`${sandbox.baseUrl}/`, { headers: { authorization: `Bearer ${token}` } });
+	return ((await res.json()) as { meta: { apiVersion: string } }).meta.apiVersion;
+}
+
+async function target(name: string, deviations: string[]): Promise<Target> {
+	const clientId = `compat-e2e-${randomId()}`;
+	const sandbox = await startSandbox({ port: 0, clientId, clientSecret: `secret-${randomId()}`, speed: 1000, deviations });
+	return { sandbox, credential: { id: randomId(), name: `File Transfer Manager (${name})` }, node: `Check ${name}` };
+}
+
+beforeAll(async () => {
+	await ensureN8nInstalled();
+	workDir = tempDir('ftm-e2e-compat-');
+	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
+	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
+	userFolder = path.join(workDir, 'n8n-user');
+	await installPackage(userFolder, tarball);
+	contract = await target('contract', []);
+	deviating = await target('deviating', DEVIATIONS);
+	await importCredentials(
+		[contract, deviating].map(({ sandbox, credential }) => ({
+			...credential,
+			type: CREDENTIAL_TYPE,
+			data: { baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+		})),
+		{ userFolder },
+	);
+
+	contractJobsBefore = JSON.stringify(contract.sandbox.state.jobs());
+	contract.sandbox.requests.clear();
+	deviating.sandbox.requests.clear();
+	const result = await runWorkflowHeadless(checkWorkflow([contract, deviating]), { userFolder });
+	if (!result.ok || !result.run) {
+		throw new Error(`n8n execute failed (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
+	}
+	process.stderr.write(`[check-compatibility e2e] import ${result.seconds.import} s, execute ${result.seconds.execute} s\n`);
+	run = result.run;
+}, 30 * MINUTE);
+
+afterAll(async () => {
+	await contract?.sandbox.close();
+	await deviating?.sandbox.close();
+	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+}, MINUTE);
+
+/** A check as one line, for a failure message. */
+const shown = (c: CheckItem) => `${c.check}: ${c.result}: ${c.observed}`;
+
+test('against the contract: one item per check of the node, in its order, every one passed; nothing written', async () => {
+	const { sandbox } = contract;
+	const checks = reportOf(contract);
+
+	expect(checks.map((c) => c.check)).toEqual(CHECKS.map((spec) => spec.check));
+	expect(checks.map((c) => c.title)).toEqual(CHECKS.map((spec) => spec.title));
+	// Every check passed (one that did not is shown with what it observed).
+	expect(checks.filter((c) => c.result !== 'pass').map(shown)).toEqual([]);
+	expect(checks.filter((c) => typeof c.observed !== 'string' || c.observed === '')).toEqual([]);
+	// The root check read the API version this sandbox states.
+	expect(checks.find((c) => c.check === 'root')!.observed).toContain(await apiVersionOf(sandbox));
+	// n8n's token request, GETs and the one PATCH of a job that does not exist (answered 404).
+	const writes = sandbox.requests.all().filter((r) => r.method !== 'GET' && r.path !== '/oauth/token');
+	expect(writes.map((r) => `${r.method} ${r.route} ${r.status}`)).toEqual(['PATCH /jobs/{id} 404']);
+	expect(JSON.stringify(sandbox.state.jobs())).toBe(contractJobsBefore);
+});
+
+test(`against a sandbox started with ${DEVIATIONS.join(' and ')}: the report names both, and only those`, async () => {
+	const { sandbox } = deviating;
+	const checks = reportOf(deviating);
+
+	// The checks the two modes break: the page size, and the filter the sandbox ignores (named in its title).
+	const filterCheck = CHECKS.find((spec) => spec.title.endsWith(`filter[${IGNORED_FILTER}]`));
+	expect(filterCheck).toBeDefined();
+	const failing = ['page-size', filterCheck!.check];
+	expect(checks.map((c) => c.check)).toEqual(CHECKS.map((spec) => spec.check));
+	expect(checks.filter((c) => failing.includes(c.check)).map((c) => `${c.check}: ${c.result}`).sort()).toEqual(
+		failing.map((id) => `${id}: fail`).sort(),
+	);
+	expect(checks.filter((c) => !failing.includes(c.check) && c.result !== 'pass').map(shown)).toEqual([]);
+
+	// The page size: the maximum the sandbox was started with, and the nodes' way around it.
+	const pageSize = checks.find((c) => c.check === 'page-size')!;
+	expect(pageSize.observed).toContain(`stated maximum of ${MAX_PAGE}`);
+	expect(pageSize.fix).toContain(`ask for pages of ${MAX_PAGE}`);
+	const limits = sandbox.requests
+		.all()
+		.filter((r) => r.method === 'GET' && r.path === '/jobs' && r.query['page[limit]'] !== undefined)
+		.map((r) => `${r.query['page[limit]']} ${r.status}`);
+	expect(limits).toContain('100 400');
+	expect(limits).toContain(`${MAX_PAGE} 200`);
+
+	// The filter: a value was asked for, and jobs with another value came back.
+	const filter = checks.find((c) => c.check === filterCheck!.check)!;
+	expect(filter.observed).toMatch(new RegExp(`filter\\[${IGNORED_FILTER}\\]=(\\S+) returned .*${IGNORED_FILTER} ≠ .*the filter is not applied`));
+	const asked = sandbox.requests.all().find((r) => r.path === '/jobs' && r.query[`filter[${IGNORED_FILTER}]`] !== undefined);
+	expect(asked?.status).toBe(200);
+	const value = asked!.query[`filter[${IGNORED_FILTER}]`];
+	expect(filter.observed).toContain(`filter[${IGNORED_FILTER}]=${value} returned`);
+	expect(sandbox.state.jobs().some((job) => job.attributes.status !== value)).toBe(true);
+});
