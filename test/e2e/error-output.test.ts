@@ -1,5 +1,5 @@
 /**
- * End-to-end, issue 11: On Error "Continue (using error output)" in real n8n. Three job IDs (one of a
+ * End-to-end: On Error "Continue (using error output)" in real n8n. Three job IDs (one of a
  * demo job, one that is not a UUID, one unknown to the service) go through Job › Get; the found job must
  * reach the node on the success output, the two failures the node on the error output, each with the
  * node's message and description. Headless (`n8n import:workflow` + `n8n execute`), with the packed
