@@ -20,7 +20,8 @@ import {
 	type PublicApiClient,
 	type RunResult,
 } from '../../scripts/n8n/lib';
-import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, prepareUserFolder, readExample, until } from './helpers/examples';
+import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, readExample, until } from './helpers/examples';
+import { prepareUserFolder } from './helpers/userFolder';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'alert-e2e-client';

@@ -8,15 +8,11 @@
  * suite proves the same report comes out of n8n itself, in each version of the matrix.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { ensureN8nInstalled } from '../../scripts/n8n/install';
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
-	buildAndPack,
 	importCredentials,
-	installPackage,
 	nodeOutput,
 	randomId,
 	runWorkflowHeadless,
@@ -24,6 +20,7 @@ import {
 	type RunResult,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
+import { prepareUserFolder } from './helpers/userFolder';
 import { CHECKS } from '../../nodes/FileTransferManager/actions/api/checkCompatibility.operation';
 
 const MINUTE = 60 * 1000;
@@ -101,12 +98,8 @@ async function target(name: string, deviations: string[]): Promise<Target> {
 }
 
 beforeAll(async () => {
-	await ensureN8nInstalled();
 	workDir = tempDir('ftm-e2e-compat-');
-	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
-	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
-	userFolder = path.join(workDir, 'n8n-user');
-	await installPackage(userFolder, tarball);
+	userFolder = await prepareUserFolder(workDir);
 	contract = await target('contract', []);
 	deviating = await target('deviating', DEVIATIONS);
 	await importCredentials(

@@ -11,12 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { ensureN8nInstalled } from '../../scripts/n8n/install';
 import {
 	CREDENTIAL_TYPE,
-	buildAndPack,
 	importCredentials,
-	installPackage,
 	nodeOutput,
 	randomId,
 	runWorkflowHeadless,
@@ -24,6 +21,7 @@ import {
 	type HeadlessResult,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
+import { prepareUserFolder } from './helpers/userFolder';
 import { N8N_VERSION, n8nInstallDir } from '../../scripts/n8n/paths';
 import { startRecordingProxy, type RecordingProxy } from '../credential/proxy';
 import { startRecordingServer, type RecordingServer } from '../credential/recorder';
@@ -88,12 +86,8 @@ function describeRun(result: HeadlessResult): string {
 }
 
 beforeAll(async () => {
-	await ensureN8nInstalled();
 	workDir = tempDir('ftm-e2e-origin-');
-	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
-	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
-	userFolder = path.join(workDir, 'n8n-user');
-	await installPackage(userFolder, tarball);
+	userFolder = await prepareUserFolder(workDir);
 	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
 	other = await startRecordingServer();
 	landing = await startRecordingServer();

@@ -6,21 +6,18 @@
  * package installed as users do, against an in-process sandbox.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
-import { ensureN8nInstalled } from '../../scripts/n8n/install';
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
-	buildAndPack,
 	importCredentials,
-	installPackage,
 	nodeOutput,
 	randomId,
 	runWorkflowHeadless,
 	tempDir,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
+import { prepareUserFolder } from './helpers/userFolder';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'error-output-e2e-client';
@@ -114,12 +111,8 @@ function errorOutputWorkflow(): WorkflowJson {
 }
 
 beforeAll(async () => {
-	await ensureN8nInstalled();
 	workDir = tempDir('ftm-e2e-error-output-');
-	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
-	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
-	userFolder = path.join(workDir, 'n8n-user');
-	await installPackage(userFolder, tarball);
+	userFolder = await prepareUserFolder(workDir);
 	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 1000 });
 	await importCredentials(
 		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],

@@ -14,21 +14,18 @@
  * message that still passes.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
-import { ensureN8nInstalled } from '../../scripts/n8n/install';
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
-	buildAndPack,
 	importCredentials,
-	installPackage,
 	nodeOutput,
 	randomId,
 	runWorkflowHeadless,
 	tempDir,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
+import { prepareUserFolder } from './helpers/userFolder';
 import { N8N_VERSION } from '../../scripts/n8n/paths';
 import { credentialsFor, runNode } from '../harness/engine';
 
@@ -113,12 +110,8 @@ let items: Record<string, Array<Record<string, unknown>>>;
 let requests: ReturnType<Sandbox['requests']['all']>;
 
 beforeAll(async () => {
-	await ensureN8nInstalled();
 	workDir = tempDir('ftm-e2e-errors-');
-	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
-	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
-	userFolder = path.join(workDir, 'n8n-user');
-	await installPackage(userFolder, tarball);
+	userFolder = await prepareUserFolder(workDir);
 	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 1000 });
 	const data = (clientSecret: string) => ({ baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret });
 	await importCredentials(

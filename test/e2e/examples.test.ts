@@ -26,10 +26,10 @@ import {
 	SandboxClient,
 	listFiles,
 	md5File,
-	prepareUserFolder,
 	ranItems,
 	readExample,
 } from './helpers/examples';
+import { prepareUserFolder } from './helpers/userFolder';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'examples-e2e-client';

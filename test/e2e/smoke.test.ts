@@ -3,19 +3,15 @@
  * Installs n8n into .n8n-cache on first use (about 5 minutes), so the timeouts are long.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { ensureN8nInstalled } from '../../scripts/n8n/install';
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
-	buildAndPack,
 	ensureCredential,
 	ensureOwner,
 	ensureWorkflow,
 	generatePassword,
 	importCredentials,
-	installPackage,
 	nodeOutput,
 	publicApi,
 	randomId,
@@ -30,6 +26,7 @@ import {
 	type RestClient,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
+import { prepareUserFolder } from './helpers/userFolder';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'e2e-client';
@@ -81,13 +78,8 @@ function getVersionWorkflow(): WorkflowJson {
 }
 
 beforeAll(async () => {
-	await ensureN8nInstalled();
 	workDir = tempDir('ftm-e2e-');
-	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
-	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
-	userFolder = path.join(workDir, 'n8n-user');
-	const installed = await installPackage(userFolder, tarball);
-	expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
+	userFolder = await prepareUserFolder(workDir);
 	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
 }, 30 * MINUTE);
 

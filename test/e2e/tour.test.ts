@@ -32,7 +32,8 @@ import {
 	type PublicApiClient,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
-import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, prepareUserFolder, readExample } from './helpers/examples';
+import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, readExample } from './helpers/examples';
+import { prepareUserFolder } from './helpers/userFolder';
 
 const MINUTE = 60 * 1000;
 const OUT_DIR = path.join(projectRoot, 'tmp', 'tour');

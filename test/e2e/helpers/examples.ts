@@ -1,19 +1,12 @@
 /**
- * Shared pieces of the example-workflow e2e tests: the packed package installed into a fresh n8n user
- * folder, the example files, the files on the sandbox's disk, and a small client for the sandbox's API.
+ * Shared pieces of the example-workflow e2e tests: the example files, the files on the sandbox's disk, and a
+ * small client for the sandbox's API.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Sandbox } from '../../../sandbox/src';
-import { ensureN8nInstalled } from '../../../scripts/n8n/install';
-import {
-	buildAndPack,
-	installPackage,
-	projectRoot,
-	type RunResult,
-	type WorkflowJson,
-} from '../../../scripts/n8n/lib';
+import { projectRoot, type RunResult, type WorkflowJson } from '../../../scripts/n8n/lib';
 export { until } from '../../../scripts/n8n/lib';
 import type { Document, Job, JobCreateAttributes } from '../../../nodes/FileTransferManager/api/types';
 
@@ -32,20 +25,6 @@ export const EXAMPLE_FILES = {
 /** An example workflow as stored in examples/. */
 export function readExample(file: string): WorkflowJson {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
-}
-
-/**
- * Installs n8n when missing, packs this package (npm pack) and installs the tarball into
- * `<workDir>/n8n-user/.n8n/nodes` as users do; returns the user folder.
- */
-export async function prepareUserFolder(workDir: string): Promise<string> {
-	await ensureN8nInstalled();
-	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
-	const tarball = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
-	const userFolder = path.join(workDir, 'n8n-user');
-	const installed = await installPackage(userFolder, tarball);
-	if (fs.lstatSync(installed).isSymbolicLink()) throw new Error(`${installed} is a symlink`);
-	return userFolder;
 }
 
 /** Every file under a folder, by path relative to it (with "/"), sorted. */
