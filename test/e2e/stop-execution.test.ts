@@ -36,7 +36,7 @@ import {
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
-import { prepareUserFolder } from './helpers/examples';
+import { prepareUserFolder } from './helpers/userFolder';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'stop-e2e-client';
