@@ -95,7 +95,7 @@ describe('the retry budget (Request Options)', () => {
 		const { error } = await run(getGroup({}));
 		expect(count('GET', '/groups/{id}')).toBe(4);
 		expect(error?.message).toBe('Too Many Requests');
-		expect(error?.description).toContain('raise "Max Retries" under Request Options');
+		expect(error?.description).toContain('The node waited and retried; raise "Max Retries" under Request Options');
 		expect(error?.description).toContain('The request was tried 4 times.');
 	});
 
@@ -104,6 +104,14 @@ describe('the retry budget (Request Options)', () => {
 		const { error } = await run(getGroup({ ...FAST, maxRetries }));
 		expect(count('GET', '/groups/{id}')).toBe(maxRetries + 1);
 		expect(error?.httpCode).toBe('503');
+		// The hint says what the node did: sent once, or waited and retried.
+		if (maxRetries === 0) {
+			expect(error?.description).toContain('The request was sent once and not repeated; raise "Max Retries"');
+			expect(error?.description).not.toMatch(/waited and retried|tried \d+ times/);
+		} else {
+			expect(error?.description).toContain('The node waited and retried');
+			expect(error?.description).toContain(`The request was tried ${maxRetries + 1} times.`);
+		}
 	});
 
 	it('a POST is not repeated after a 500, whatever the budget', async () => {

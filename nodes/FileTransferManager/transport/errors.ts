@@ -27,10 +27,6 @@ const HINTS: Readonly<Record<string, string>> = {
 		'Check the ID: the record may have been deleted, or it belongs to an account this client cannot see.',
 	'invalid-status-transition':
 		'Jobs move scanning → running → finished. Pause works while scanning, running or stuck; Resume only on a paused job; Cancel on any job that is not finished, failed or canceled.',
-	'rate-limited':
-		'The service is rate limiting this client. The node already waited and retried; raise "Max Retries" under Request Options or space out executions.',
-	unavailable:
-		'The service is unavailable or restarting. The node already waited and retried; raise "Max Retries" under Request Options, or turn on "Retry On Fail" in the node settings.',
 	unauthorized:
 		'The access token was refused, also after fetching a new one. Check the credential: Base URL, Client ID and Client Secret.',
 	conflict: 'A record with these values exists already (for users: the e-mail address within the account).',
@@ -47,8 +43,26 @@ const HINTS: Readonly<Record<string, string>> = {
 		'Your deployment refused the request body\'s media type, also as application/json. Run API › Check Compatibility.',
 };
 
-function hintFor(code: string | undefined): string | undefined {
-	return code !== undefined && Object.prototype.hasOwnProperty.call(HINTS, code) ? HINTS[code] : undefined;
+/** 429 and 503: what the node did says whether it waited (more than one attempt) or sent the request once. */
+const PASSING_HINTS: Readonly<Record<string, { retried: string; once: string }>> = {
+	'rate-limited': {
+		retried:
+			'The service is rate limiting this client. The node waited and retried; raise "Max Retries" under Request Options or space out executions.',
+		once: 'The service is rate limiting this client. The request was sent once and not repeated; raise "Max Retries" under Request Options to let the node wait and retry, or space out executions.',
+	},
+	unavailable: {
+		retried:
+			'The service is unavailable or restarting. The node waited and retried; raise "Max Retries" under Request Options, or turn on "Retry On Fail" in the node settings.',
+		once: 'The service is unavailable or restarting. The request was sent once and not repeated; raise "Max Retries" under Request Options to let the node wait and retry, or turn on "Retry On Fail" in the node settings.',
+	},
+};
+
+function hintFor(code: string | undefined, attempts: number): string | undefined {
+	if (code === undefined) return undefined;
+	if (Object.prototype.hasOwnProperty.call(PASSING_HINTS, code)) {
+		return attempts > 1 ? PASSING_HINTS[code].retried : PASSING_HINTS[code].once;
+	}
+	return Object.prototype.hasOwnProperty.call(HINTS, code) ? HINTS[code] : undefined;
 }
 
 interface ApiErrorText {
@@ -184,7 +198,7 @@ export function toNodeApiError(
 	const apiErr = apiErrorOf(facts.body, options.secrets);
 	if (apiErr) {
 		const field = fieldOf(apiErr.pointer);
-		const description = join(apiErr.detail, field ? `Field: ${field}.` : '', hintFor(apiErr.code), note);
+		const description = join(apiErr.detail, field ? `Field: ${field}.` : '', hintFor(apiErr.code, options.attempts), note);
 		const error = new NodeApiError(ctx.getNode(), { code: apiErr.code ?? 'API', status: apiErr.status ?? '' } as JsonObject, {
 			message: apiErr.title,
 			description,
