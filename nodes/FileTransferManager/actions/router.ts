@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { operationError } from '../helpers/errors';
@@ -54,8 +54,10 @@ function operationOf(
  *
  * - "Continue (regular output)" (and the legacy Continue On Fail): `{ error, description }` on the main
  *   output, beside the successful items.
- * - "Continue (using error output)": `{ error, message }`, the error's message and its description (the
- *   message again when there is none). n8n moves an item to the error output by the shape of its JSON, and
+ * - "Continue (using error output)": `{ error, message }` on the error output.
+ *
+ * Both hold the error's message and its description, the message again when the error has none, so that
+ * every failed item has the same fields. n8n moves an item to the error output by the shape of its JSON, and
  *   this is the one shape every supported version moves while keeping the description: n8n 1.x takes JSON
  *   of `error` alone or `error` and `message` exactly, n8n 2.x JSON of nothing but `error`, `message` and
  *   `details` (WorkflowExecute.handleNodeErrorOutput). An item with its `error` property set would be moved
@@ -73,9 +75,7 @@ function errorItem(
 	if (ctx.getNode().onError === 'continueErrorOutput') {
 		return { json: { error, message: failure.description || error }, pairedItem };
 	}
-	const json: IDataObject = { error };
-	if (failure.description) json.description = failure.description;
-	return { json, pairedItem };
+	return { json: { error, description: failure.description || error }, pairedItem };
 }
 
 function failureOf(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {

@@ -51,6 +51,19 @@ describe('router: continueOnFail', () => {
 		]);
 	});
 
+	it('an error without a description still has one: the message again, so every failed item has the same fields', async () => {
+		const { items, error } = await runNode({
+			credentials,
+			parameters: { resource: 'user', operation: 'getMany', returnAll: true, filters: { email: '={{ true }}' } },
+			items: [{ json: {} }],
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		const message = '"Filters → Email" must be text or a number, got true [item 0]';
+		expect(items.map((i) => i.json)).toEqual([{ error: message, description: message }]);
+		expect(sandbox.requests.all().filter((r) => r.route === '/users')).toHaveLength(0);
+	});
+
 	it('pairs every output item of a Get Many with the input item it came from', async () => {
 		const { items } = await runNode({
 			credentials,
