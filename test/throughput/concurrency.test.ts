@@ -54,8 +54,28 @@ describe('the same output at Parallel Requests 1 and at the default', () => {
 	const inputs = (c: ResourceCase) => pattern.map((kind) => ({ json: { ...c[kind], kind } }));
 	const cases = RESOURCES.filter((c) => c.faults === undefined);
 
-	it('the default is more than one at a time', () => {
+	it('without Parallel Requests set, the default number of items are in flight at once, and no more', async () => {
+		// Each answer is held 1 s: the first DEFAULT_PARALLEL requests arrive before any answer, the next one
+		// only after the first answer.
+		const HOLD_MS = 1000;
+		sandbox.faults.add({ kind: 'slow', method: 'GET', path: '/jobs/{id}', delayMs: HOLD_MS, times: -1 });
+		const count = DEFAULT_PARALLEL * 2;
+		const { items: out, error } = await runNode({
+			credentials,
+			parameters: { resource: 'job', operation: 'get', jobId: rl('={{ $json.id }}') },
+			items: Array.from({ length: count }, () => ({ json: { id: DEMO_IDS.jobIds.copied } })),
+		});
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(count);
+		const arrivals = sandbox.requests
+			.all()
+			.filter((r) => r.route === '/jobs/{id}')
+			.map((r) => r.at)
+			.sort((a, b) => a - b);
+		expect(arrivals).toHaveLength(count);
 		expect(DEFAULT_PARALLEL).toBeGreaterThan(1);
+		expect(arrivals[DEFAULT_PARALLEL - 1] - arrivals[0]).toBeLessThan(HOLD_MS);
+		expect(arrivals[DEFAULT_PARALLEL] - arrivals[0]).toBeGreaterThanOrEqual(HOLD_MS - 50);
 	});
 
 	describe.each(cases)('$resource $operation', (c) => {
