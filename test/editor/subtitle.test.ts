@@ -20,24 +20,53 @@ function subtitleOf(type: string, parameters: INodeParameters): unknown {
 const action = new FileTransferManager().description;
 const options = (property: INodeProperties) => property.options as INodePropertyOptions[];
 
+/**
+ * What the canvas must read for each operation, written out here (not derived from the node's display names,
+ * which the subtitle itself is built from). A new operation fails the completeness test until its row is added.
+ */
+const EXPECTED_SUBTITLES: Record<string, string> = {
+	'account.get': 'Account: Get',
+	'account.getMany': 'Account: Get Many',
+	'api.checkCompatibility': 'API: Check Compatibility',
+	'api.getVersion': 'API: Get Version',
+	'group.create': 'Group: Create',
+	'group.deleteGroup': 'Group: Delete',
+	'group.get': 'Group: Get',
+	'group.getMany': 'Group: Get Many',
+	'group.update': 'Group: Update',
+	'job.cancel': 'Job: Cancel',
+	'job.create': 'Job: Create',
+	'job.get': 'Job: Get',
+	'job.getErrors': 'Job: Get Errors',
+	'job.getMany': 'Job: Get Many',
+	'job.getTransfers': 'Job: Get Transfers',
+	'job.pause': 'Job: Pause',
+	'job.resume': 'Job: Resume',
+	'job.runFromDryRun': 'Job: Run From Dry Run',
+	'storage.get': 'Storage: Get',
+	'storage.getMany': 'Storage: Get Many',
+	'user.create': 'User: Create',
+	'user.deleteUser': 'User: Delete',
+	'user.get': 'User: Get',
+	'user.getMany': 'User: Get Many',
+	'user.update': 'User: Update',
+};
+
 describe('canvas subtitle of the action node', () => {
 	const resourceProperty = action.properties.find((p) => p.name === 'resource')!;
-	const cases = options(resourceProperty).flatMap((resource) =>
+	/** Every resource.operation the node offers, from its description. */
+	const offered = options(resourceProperty).flatMap((resource) =>
 		action.properties
 			.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value))
-			.flatMap((operation) =>
-				options(operation).map((op) => [`${resource.name}: ${op.name}`, resource.value, op.value] as const),
-			),
+			.flatMap((operation) => options(operation).map((op) => `${String(resource.value)}.${String(op.value)}`)),
 	);
 
-	it('covers every operation of every resource', () => {
-		expect(cases.length).toBeGreaterThanOrEqual(24);
-		expect(cases.map(([text]) => text)).toEqual(
-			expect.arrayContaining(['Job: Get Many', 'Job: Run From Dry Run', 'API: Get Version']),
-		);
+	it('has an expected subtitle for every operation the node offers, and none for one it does not', () => {
+		expect([...offered].sort()).toEqual(Object.keys(EXPECTED_SUBTITLES).sort());
 	});
 
-	it.each(cases)('reads "%s"', (text, resource, operation) => {
+	it.each(Object.entries(EXPECTED_SUBTITLES))('%s reads "%s"', (key, text) => {
+		const [resource, operation] = key.split('.');
 		expect(subtitleOf(NODE_TYPE, { resource, operation })).toBe(text);
 	});
 
