@@ -275,9 +275,8 @@ describe('several items', () => {
 			[{ json: { v: ['x'] } }, { json: { v: 7 } }],
 			true,
 		);
-		expect(outcome.items.map((item) => item.json)).toEqual([
-			{ error: '"Filters → Name" must be text or a number, got ["x"] [item 0]' },
-		]);
+		const message = '"Filters → Name" must be text or a number, got ["x"] [item 0]';
+		expect(outcome.items.map((item) => item.json)).toEqual([{ error: message, description: message }]);
 		expect(outcome.lists).toEqual(['/jobs?filter[name]=7&page[limit]=1']);
 	});
 });

@@ -92,7 +92,9 @@ describe('trigger, manual run: On Error', () => {
 		});
 		expect(runError).toBeUndefined();
 		expect(error).toBeUndefined();
-		expect(outputs[0].map((i) => i.json)).toEqual([{ error: expect.stringContaining('"Job" is required') }]);
+		expect(outputs[0].map((i) => i.json)).toEqual([
+			{ error: expect.stringContaining('"Job" is required'), description: expect.stringContaining('"Job" is required') },
+		]);
 	});
 });
 

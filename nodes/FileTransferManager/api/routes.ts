@@ -1,5 +1,7 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
+import { isUuid } from './ids';
+
 /**
  * Every route of the API, in one place (docs/api-contract.md "Routes"). Paths are relative to the credential's
  * Base URL, which may carry a path prefix. A maintainer who learns the real service's paths changes
@@ -10,7 +12,6 @@ export interface Route {
 	path: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Thrown when a route would be built with an id that is not a UUID (the API's ids all are). */
 export class UnsafeRouteIdError extends Error {}
@@ -22,7 +23,7 @@ export class UnsafeRouteIdError extends Error {}
  * (helpers/shape.ts); this is the last guard.
  */
 const id = (value: string): string => {
-	if (typeof value !== 'string' || !UUID.test(value)) {
+	if (!isUuid(value)) {
 		throw new UnsafeRouteIdError(`Refused to put ${JSON.stringify(value)} into a request path: it is not a UUID`);
 	}
 	return value;

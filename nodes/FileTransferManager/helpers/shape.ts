@@ -2,6 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { operationError } from './errors';
+import { isUuid } from '../api/ids';
 import type { Route } from '../api/routes';
 import type { ResourceType } from '../api/types';
 import type { ApiContext, RequestParams } from '../transport';
@@ -17,7 +18,6 @@ interface HasNode {
 	getNode(): INode;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const NOUNS: Record<ResourceType, [singular: string, plural: string]> = {
 	accounts: ['account', 'accounts'],
@@ -81,7 +81,7 @@ export function checkResource<T>(ctx: HasNode, value: unknown, type: ResourceTyp
 	// The common case first, without building anything: every record of every page passes here.
 	if (
 		isPlainObject(value) &&
-		(type === 'job-transfers' || (typeof value.id === 'string' && UUID.test(value.id))) &&
+		(type === 'job-transfers' || isUuid(value.id)) &&
 		typeof value.type === 'string' &&
 		isPlainObject(value.attributes) &&
 		(REQUIRED_TEXT[type] ?? []).every((field) => typeof (value.attributes as Record<string, unknown>)[field] === 'string')
@@ -99,7 +99,7 @@ export function checkResource<T>(ctx: HasNode, value: unknown, type: ResourceTyp
 	if (!isPlainObject(value)) {
 		throw fail(`no ${noun}: ${at('')} is ${describeValue(value)}, not a resource object`);
 	}
-	if (type !== 'job-transfers' && (typeof value.id !== 'string' || !UUID.test(value.id))) {
+	if (type !== 'job-transfers' && !isUuid(value.id)) {
 		throw fail(`a ${noun} without a valid id: ${at('id')} is ${describeValue(value.id)}, not a UUID`);
 	}
 	if (typeof value.type !== 'string') {

@@ -7,9 +7,9 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
+import { isUuid } from '../api/ids';
 import { operationError } from './errors';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** An input error, raised before any request: names the field and the item. */
@@ -24,10 +24,6 @@ export function invalidInput(
 		itemIndex,
 		description,
 	});
-}
-
-export function isUuid(value: unknown): value is string {
-	return typeof value === 'string' && UUID.test(value);
 }
 
 /** Returns the value as a UUID string, or throws an input error naming the field. */
