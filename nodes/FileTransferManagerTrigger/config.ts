@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { FINAL_JOB_STATUSES } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/helpers/errors';
+import { operationError } from '../FileTransferManager/transport/operationError';
 import { jobFilters } from '../FileTransferManager/helpers/jobFilters';
 import { filterQuery, filterValue } from '../FileTransferManager/helpers/validate';
 import { MAX_ATTACHED_ERRORS } from './description';

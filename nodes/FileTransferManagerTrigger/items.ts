@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
 import type { Job, JobError } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/helpers/errors';
+import { operationError } from '../FileTransferManager/transport/operationError';
 import { flatten } from '../FileTransferManager/helpers/output';
 import { requestPage } from '../FileTransferManager/helpers/shape';
 import { jobSummary } from '../FileTransferManager/helpers/summary';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { operationError } from '../helpers/errors';
+import { operationError } from '../transport/operationError';
 import {
 	DEFAULT_PARALLEL,
 	forgetItem,

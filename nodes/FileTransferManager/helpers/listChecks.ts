@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { operationError } from './errors';
+import { operationError } from '../transport/operationError';
 
 interface HasNode {
 	getNode(): INode;

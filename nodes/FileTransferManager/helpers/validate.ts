@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isUuid } from '../api/ids';
-import { operationError } from './errors';
+import { operationError } from '../transport/operationError';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -6,7 +6,7 @@
  */
 import type { ApiContext } from './settings';
 import { pause } from './retry';
-import { perRun } from '../helpers/perRun';
+import { perRun } from './perRun';
 
 /** Parallel Requests when the node has no such option (the trigger, list searches). */
 export const DEFAULT_PARALLEL = 8;

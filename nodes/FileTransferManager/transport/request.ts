@@ -18,7 +18,7 @@ import { acquire, noteAccepted, notePause, release } from './limiter';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
 import { forgetTokenRequest } from './token';
-import { perRun } from '../helpers/perRun';
+import { perRun } from './perRun';
 import type { ApiContext, TransportSettings } from './settings';
 import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
 
