@@ -1,6 +1,10 @@
+const fs = require('fs');
 const path = require('path');
 const { task, src, dest } = require('gulp');
 
+// A build starts from an empty dist/, so that a file removed or moved in the sources is not published from
+// an earlier build.
+task('clean', async () => fs.rmSync(path.resolve('dist'), { recursive: true, force: true }));
 task('build:icons', copyIcons);
 
 function copyIcons() {
