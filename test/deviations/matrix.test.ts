@@ -13,10 +13,10 @@ import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
 import type { NodeRunResult } from '../harness/engine';
 import { credentialsFor, runNode, triggerHandle } from '../harness/engine';
+import { rl } from '../harness/locator';
 
 const FILES = DEMO_IDS.storageIds.files;
 const ARCHIVE = DEMO_IDS.storageIds.archive;
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 let counter = 0;
 const uniq = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
 

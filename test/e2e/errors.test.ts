@@ -28,6 +28,7 @@ import {
 import { prepareUserFolder } from './helpers/userFolder';
 import { N8N_VERSION } from '../../scripts/n8n/paths';
 import { credentialsFor, runNode } from '../harness/engine';
+import { rl } from '../harness/locator';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'errors-e2e-client';
@@ -51,8 +52,6 @@ interface Case {
 	parameters: Record<string, unknown>;
 	credential?: typeof good;
 }
-
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** The failing nodes, in the order they run. */
 const FAILING: Case[] = [

@@ -12,6 +12,7 @@ import { DEMO_IDS } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
 import type { NodeRunResult } from '../harness/engine';
+export { rlList as rl } from '../harness/locator';
 
 export { DEMO_IDS };
 export const FILES = DEMO_IDS.storageIds.files;
@@ -19,7 +20,6 @@ export const ARCHIVE = DEMO_IDS.storageIds.archive;
 export const ACCOUNT = DEMO_IDS.accountId;
 
 /** A resource locator value; 'list' mode so that n8n's own By ID regex does not stop bad values first. */
-export const rl = (value: string, mode: 'id' | 'list' = 'list') => ({ __rl: true, mode, value });
 
 let counter = 0;
 /** A value unique within this process, safe in names, e-mail addresses and paths. */

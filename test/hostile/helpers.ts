@@ -11,6 +11,7 @@ import type { NodeRunOptions, NodeRunResult } from '../harness/engine';
 import { credentialsFor, runNode } from '../harness/engine';
 import type { HostileServer, Recorded } from './servers';
 import { startHostile, traffic, trafficText } from './servers';
+import { rl } from '../harness/locator';
 
 export { DEMO_IDS };
 
@@ -94,7 +95,7 @@ export function otherHostTraffic(): Recorded[] {
 	return traffic.filter((record) => record.server === 'other');
 }
 
-export const rl = (value: string, mode: 'id' | 'list' = 'id') => ({ __rl: true, mode, value });
+export { rl };
 export const getGroup = (requestOptions: IDataObject = {}): INodeParameters => ({
 	resource: 'group',
 	operation: 'get',

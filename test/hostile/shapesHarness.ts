@@ -14,6 +14,7 @@ import { credentialsFor, runNode, triggerHandle } from '../harness/engine';
 import { loadOptionsContext } from '../harness/loadOptions';
 import type { HostileServer, Recorded } from './servers';
 import { startHostile } from './servers';
+export { rl } from '../harness/locator';
 
 export { DEMO_IDS };
 
@@ -22,7 +23,6 @@ export const ARCHIVE = DEMO_IDS.storageIds.archive;
 export const JOB_ID = DEMO_IDS.jobIds.copied;
 
 /** A resource locator value as the editor stores it. */
-export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** Matches the path of one job (GET /jobs/{uuid}). */
 export const ONE_JOB = /^\/jobs\/[0-9a-f-]{36}$/;

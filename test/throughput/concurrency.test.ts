@@ -11,10 +11,10 @@ import type { TestCredentialsHelper } from '../harness/credentials';
 import { credentialsFor, runNode, type NodeRunResult } from '../harness/engine';
 import { RESOURCES, type ResourceCase } from '../settings/cases';
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/transport';
+import { rl } from '../harness/locator';
 
 const FILES = DEMO_IDS.storageIds.files;
 const ARCHIVE = DEMO_IDS.storageIds.archive;
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;

@@ -8,6 +8,7 @@ import { DEMO_IDS, startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TriggerHandle } from '../harness/engine';
 import { credentialsFor, triggerHandle } from '../harness/engine';
+export { rl } from '../harness/locator';
 
 export { DEMO_IDS };
 
@@ -27,8 +28,6 @@ export function params(overrides: INodeParameters = {}): INodeParameters {
 		...overrides,
 	};
 }
-
-export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 export function handleFor(sandbox: Sandbox, parameters: INodeParameters = params()): TriggerHandle {
 	return triggerHandle(credentialsFor(sandbox), parameters);

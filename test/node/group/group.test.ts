@@ -4,11 +4,11 @@ import type { Group } from '../../../nodes/FileTransferManager/api/types';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode } from '../../harness/engine';
 import { startRecordingProxy } from '../../credential/proxy';
+import { rl } from '../../harness/locator';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
 
-const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 const flat = (g: Group) => ({ id: g.id, ...g.attributes });
 const byName = (a: Group, b: Group) =>
 	a.attributes.name < b.attributes.name ? -1 : a.attributes.name > b.attributes.name ? 1 : a.id < b.id ? -1 : 1;

@@ -2,12 +2,12 @@ import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
 import type { INodeParameters } from 'n8n-workflow';
 import { credentialsFor, runNode } from '../../harness/engine';
+import { rlList as rl } from '../../harness/locator';
 
 let sandbox: Sandbox;
 
 // 'list' mode: n8n's own regex check of the By ID mode would stop a literal bad ID before the node runs
 // (see the last test), so literal values go through the list mode and By ID values through expressions.
-const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ speed: 1000 });

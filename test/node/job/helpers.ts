@@ -9,6 +9,7 @@ import type { Sandbox, SandboxOptions } from '../../../sandbox/src/api';
 import type { Job } from '../../../nodes/FileTransferManager/api/types';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode, type NodeRunResult } from '../../harness/engine';
+import { rl } from '../../harness/locator';
 
 export { DEMO_IDS };
 
@@ -17,7 +18,8 @@ export const ARCHIVE = DEMO_IDS.storageIds.archive;
 export const BUCKET = DEMO_IDS.storageIds.bucket;
 
 /** A resource locator value as the editor stores it. */
-export const rl = (value: string, mode: 'id' | 'list' = 'id') => ({ __rl: true, mode, value });
+
+export { rl };
 
 export interface JobTestContext {
 	sandbox: Sandbox;

@@ -4,11 +4,11 @@ import type { Storage } from '../../../nodes/FileTransferManager/api/types';
 import type { INodeParameters } from 'n8n-workflow';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode } from '../../harness/engine';
+import { rlList as rl } from '../../harness/locator';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
 
-const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 const flat = (s: Storage) => ({ id: s.id, ...s.attributes });
 const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 

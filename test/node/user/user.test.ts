@@ -5,11 +5,11 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode } from '../../harness/engine';
 import { startRecordingProxy } from '../../credential/proxy';
+import { rlList as rl } from '../../harness/locator';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
 
-const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 const flat = (u: User) => ({ id: u.id, ...u.attributes });
 const stored = (id: unknown) => sandbox.state.users().find((u) => u.id === id);
 

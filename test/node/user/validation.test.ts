@@ -2,11 +2,11 @@ import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
 import type { INodeParameters } from 'n8n-workflow';
 import { credentialsFor, runNode } from '../../harness/engine';
+import { rlList as rl } from '../../harness/locator';
 
 let sandbox: Sandbox;
 
 // 'list' mode for literal values: n8n's own regex check of By ID would stop them before the node runs.
-const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 const account = rl(DEMO_IDS.accountId);
 const user = rl(DEMO_IDS.userIds[0]);
 
