@@ -3,12 +3,13 @@
  * through `workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {})`): display names,
  * never raw values.
  */
-import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INode, INodeParameters } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { FileTransferManager } from '../../nodes/FileTransferManager/FileTransferManager.node';
 import { FileTransferManagerTrigger } from '../../nodes/FileTransferManagerTrigger/FileTransferManagerTrigger.node';
 import { NODE_TYPE, nodeTypes, TRIGGER_TYPE } from '../harness/engine';
+import { offeredOperations } from '../harness/operations';
 
 function subtitleOf(type: string, parameters: INodeParameters): unknown {
 	const node: INode = { id: 'n', name: 'Node', type, typeVersion: 1, position: [0, 0], parameters };
@@ -18,7 +19,6 @@ function subtitleOf(type: string, parameters: INodeParameters): unknown {
 }
 
 const action = new FileTransferManager().description;
-const options = (property: INodeProperties) => property.options as INodePropertyOptions[];
 
 /**
  * What the canvas must read for each operation, written out here (not derived from the node's display names,
@@ -53,13 +53,7 @@ const EXPECTED_SUBTITLES: Record<string, string> = {
 };
 
 describe('canvas subtitle of the action node', () => {
-	const resourceProperty = action.properties.find((p) => p.name === 'resource')!;
-	/** Every resource.operation the node offers, from its description. */
-	const offered = options(resourceProperty).flatMap((resource) =>
-		action.properties
-			.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value))
-			.flatMap((operation) => options(operation).map((op) => `${String(resource.value)}.${String(op.value)}`)),
-	);
+	const offered = offeredOperations().map((o) => o.key);
 
 	it('has an expected subtitle for every operation the node offers, and none for one it does not', () => {
 		expect([...offered].sort()).toEqual(Object.keys(EXPECTED_SUBTITLES).sort());
