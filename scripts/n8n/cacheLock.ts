@@ -1,0 +1,49 @@
+/**
+ * One installer at a time into `.n8n-cache/` (parallel jest workers, other checkouts sharing the cache): a
+ * lock folder holding its owner's pid. A lock whose owner is gone (a killed install) is removed; a lock whose
+ * owner has not written its pid yet is waited for.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pidAlive, sleep } from './lib';
+import { cacheRoot } from './paths';
+
+export async function withCacheLock<T>(
+	name: string,
+	what: string,
+	log: (line: string) => void,
+	body: () => Promise<T>,
+	pollMs = 1000,
+): Promise<T> {
+	fs.mkdirSync(cacheRoot, { recursive: true });
+	const lock = path.join(cacheRoot, `.${name}.lock`);
+	let told = false;
+	for (;;) {
+		try {
+			fs.mkdirSync(lock);
+			fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+			break;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+		}
+		let owner = NaN;
+		try {
+			owner = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
+		} catch {
+			// the owner may not have written its pid yet
+		}
+		if (Number.isInteger(owner) && owner > 0 && !pidAlive(owner)) {
+			log(`removing the stale lock of process ${owner}`);
+			fs.rmSync(lock, { recursive: true, force: true });
+			continue;
+		}
+		if (!told) log(`another process (${owner || 'starting'}) is installing ${what}; waiting for it`);
+		told = true;
+		await sleep(pollMs);
+	}
+	try {
+		return await body();
+	} finally {
+		fs.rmSync(lock, { recursive: true, force: true });
+	}
+}
