@@ -17,8 +17,6 @@ import * as fs from 'node:fs';
 import { parse as parseFlatted } from 'flatted';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
 import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE,
 	ensureCredential,
 	ensureOwner,
 	ensureWorkflow,
@@ -29,20 +27,19 @@ import {
 	startN8n,
 	tempDir,
 	until,
-	withCredential,
 	type N8nServer,
 	type PublicApiClient,
 	type RestClient,
-	type WorkflowJson,
 } from '../../scripts/n8n/lib';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { prepareUserFolder } from './helpers/userFolder';
+import { SLOW_CREATE_NODE, SLOW_CREATE_TRIGGER, runManually, slowCreateWorkflow } from './helpers/workflows';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'stop-e2e-client';
 const CLIENT_SECRET = `stop-e2e-${randomId()}`;
-const TRIGGER = 'Start';
-const CREATE = 'Create Job';
+const TRIGGER = SLOW_CREATE_TRIGGER;
+const CREATE = SLOW_CREATE_NODE;
 const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
 interface NodeRun {
@@ -83,55 +80,6 @@ let rest: RestClient;
 let api: PublicApiClient;
 let credential: { id: string; name: string };
 
-const uuid = (n: number) => `5a5a5a5a-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
-/** Start → Job › Create of a slow job (3000 bytes at 1 byte per second: 50 minutes), waiting for it. */
-function slowJobWorkflow(jobName: string, folder: string): WorkflowJson {
-	const { files, archive } = DEMO_IDS.storageIds;
-	return {
-		name: `e2e: stop while waiting (${jobName})`,
-		nodes: [
-			{ id: uuid(1), name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: uuid(2),
-				name: CREATE,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {
-					resource: 'job',
-					operation: 'create',
-					transferType: 'copy',
-					sourceStorageId: { __rl: true, mode: 'id', value: files },
-					sourcePath: folder,
-					targetStorageId: { __rl: true, mode: 'id', value: archive },
-					targetPath: folder,
-					conflictHandling: 'overwrite',
-					additionalFields: { name: jobName, transferRateLimit: 1 },
-					waitForCompletion: true,
-					pollInterval: 1,
-					maxWait: 600,
-				},
-				credentials: { [CREDENTIAL_TYPE]: credential },
-			},
-		],
-		connections: { [TRIGGER]: { main: [[{ node: CREATE, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
-
-/**
- * Starts a manual run as the editor does; returns the execution id. n8n 1.x's route takes the whole workflow
- * in the body (workflowData, with its id), 2.x's runs the stored workflow.
- */
-async function runManually(workflowId: string): Promise<string> {
-	const body: Record<string, unknown> = { triggerToStartFrom: { name: TRIGGER } };
-	if (n8nMajor() < 2) body.workflowData = await rest.call<Record<string, unknown>>('GET', `/workflows/${workflowId}`);
-	const result = await rest.call<{ executionId?: string }>('POST', `/workflows/${workflowId}/run`, body);
-	if (!result?.executionId) throw new Error(`manual run of ${workflowId} started no execution: ${JSON.stringify(result)}`);
-	return String(result.executionId);
-}
-
 async function restExecution(id: string): Promise<{ execution: RestExecution; data: RunData }> {
 	const execution = await rest.call<RestExecution>('GET', `/executions/${id}`);
 	return { execution, data: parseFlatted(execution.data) as RunData };
@@ -164,10 +112,10 @@ test(`n8n ${N8N_VERSION}: stopping an execution during Wait for Completion`, asy
 	const folder = `/stop-e2e-${Date.now()}`;
 	sandbox.control.writeFile(DEMO_IDS.storageIds.files, `${folder}/big.bin`, Buffer.alloc(3000, 120));
 	const jobName = `stop e2e ${Date.now()}`;
-	const { id: workflowId } = await ensureWorkflow(api, withCredential(slowJobWorkflow(jobName, folder), credential));
+	const { id: workflowId } = await ensureWorkflow(api, slowCreateWorkflow(credential, jobName, folder));
 
 	sandbox.requests.clear();
-	const executionId = await runManually(workflowId);
+	const executionId = await runManually(rest, workflowId, TRIGGER);
 	log(`execution ${executionId} started`);
 	const job = await until('the job created at the sandbox', MINUTE, () => sandbox.state.jobs().find((j) => j.attributes.name === jobName), 250);
 	const polls = () => sandbox.requests.all().filter((r) => r.method === 'GET' && r.path === `/jobs/${job.id}`);

@@ -4,8 +4,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
-import { projectRoot, until, withCredential, type PublicApiClient, type RestClient, type WorkflowJson } from '../../scripts/n8n/lib';
+import type { Sandbox } from '../../sandbox/src';
+import { projectRoot, until, withCredential, type PublicApiClient, type WorkflowJson } from '../../scripts/n8n/lib';
 import { EXAMPLE_FILES, readExample } from '../e2e/helpers/examples';
 
 export const MINUTE = 60 * 1000;
@@ -141,15 +141,6 @@ export function tally(failed: string[], d: Deliveries, alsoExpected: string[] = 
 	return { missed, repeated, extraDeliveries, strandedOnly, unknown };
 }
 
-/** Starts a manual run; returns the execution id. */
-export async function runManually(rest: RestClient, workflowId: string, trigger: string): Promise<string> {
-	const result = await rest.call<{ executionId?: string }>('POST', `/workflows/${workflowId}/run`, {
-		triggerToStartFrom: { name: trigger },
-	});
-	if (!result?.executionId) throw new Error(`manual run of ${workflowId} started no execution: ${JSON.stringify(result)}`);
-	return String(result.executionId);
-}
-
 /** Creates a workflow from JSON under a new name (public API); activates it when asked. */
 export async function createWorkflow(
 	api: PublicApiClient,
@@ -212,54 +203,6 @@ export function startedExecutions(logText: string): Set<string> {
 export function enqueuedExecutions(logText: string): Set<string> {
 	return new Set([...logText.matchAll(/Enqueued execution (\d+)/g)].map((m) => m[1]));
 }
-
-/**
- * A workflow that creates one copy job with Wait for Completion on a job made slow by a low transfer rate
- * limit (the sandbox's transfer time is size / rate). `extra` is merged into the Create node's parameters.
- */
-export function slowCreateWorkflow(
-	credential: { id: string; name: string },
-	jobName: string,
-	sourcePath: string,
-	extra: { parameters?: Record<string, unknown>; additionalFields?: Record<string, unknown> } = {},
-): WorkflowJson {
-	const { files, archive } = DEMO_IDS.storageIds;
-	return withCredential(
-		{
-			name: 'slow create',
-			nodes: [
-				{ id: 'qe2e-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{
-					id: 'qe2e-create',
-					name: 'Create Job',
-					type: 'n8n-nodes-file-transfer-manager.fileTransferManager',
-					typeVersion: 1,
-					position: [300, 0],
-					parameters: {
-						resource: 'job',
-						operation: 'create',
-						transferType: 'copy',
-						sourceStorageId: { __rl: true, mode: 'id', value: files },
-						sourcePath,
-						targetStorageId: { __rl: true, mode: 'id', value: archive },
-						targetPath: sourcePath,
-						conflictHandling: 'overwrite',
-						additionalFields: { name: jobName, transferRateLimit: 1, ...extra.additionalFields },
-						waitForCompletion: true,
-						pollInterval: 1,
-						maxWait: 600,
-						...extra.parameters,
-					},
-					credentials: { fileTransferManagerOAuth2Api: { name: credential.name } },
-				},
-			],
-			connections: { Start: { main: [[{ node: 'Create Job', type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-		},
-		credential,
-	);
-}
-
 
 /** A random integer in [min, max]. */
 export const randomInt = (min: number, max: number): number => min + Math.floor(Math.random() * (max - min + 1));

@@ -34,15 +34,14 @@ import {
 	log,
 	pollStarts,
 	randomInt,
-	runManually,
 	settledExecutions,
-	slowCreateWorkflow,
 	startedExecutions,
 	tally,
 	tokenRequests,
 	until,
 	type ExecutionRecord,
 } from './helpers';
+import { runManually, slowCreateWorkflow } from '../e2e/helpers/workflows';
 
 const WORKERS = 2;
 const CONCURRENCY = 5;
