@@ -1,6 +1,8 @@
 /**
  * The transport: every request of the nodes goes through here. One concern per module:
- * - request.ts: one request, its bounds, redirects and repeats;
+ * - request.ts: one request, its bounds and repeats;
+ * - adaptations.ts: the named rules for deployments that deviate (redirects, a stated page maximum, 415,
+ *   a DELETE already done);
  * - settings.ts: the Request Options and their defaults;
  * - retry.ts: when and how long to wait before a repeat;
  * - limiter.ts: how many requests are in flight at once, and the pause a Retry-After sets for all;

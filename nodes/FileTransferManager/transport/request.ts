@@ -1,17 +1,19 @@
 /**
- * One API request with the credential, within its bounds, repeated only when that is safe; redirects
- * followed only within the Base URL's origin.
+ * One API request with the credential, within its bounds, repeated only when that is safe. How it meets a
+ * deployment that deviates (a redirect, a stated page maximum, a 415, a DELETE already done) is decided by
+ * the named rules of adaptations.ts; the retry policy and the error mapping stay here and in errors.ts.
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
 import { joinUrl } from '../api/routes';
+import type { RequestState } from './adaptations';
+import { firstAdaptation } from './adaptations';
 import { BodyLimitError, discardBody, readBody } from './body';
 import { connectionOf, noteServerDate } from './connection';
-import type { Connection } from './connection';
 import { CREDENTIAL_TYPE } from './constants';
 import type { ErrorOptions } from './errors';
-import { ambiguousError, apiErrorOf, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
+import { ambiguousError, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
 import type { FailureFacts } from './failure';
 import { failureFacts, header, parseJson, TLS_CODES, verdictOf } from './failure';
 import { acquire, noteAccepted, notePause, release } from './limiter';
@@ -25,8 +27,6 @@ import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
 const MEDIA_TYPE = 'application/vnd.api+json';
 /** Answers after which n8n fetches one new token and repeats the request once. */
 const TOKEN_REFUSED_STATUSES = [401, 403];
-/** Same-origin redirects followed for one request, at most. */
-const MAX_REDIRECTS = 5;
 
 export interface RequestParams {
 	body?: IDataObject;
@@ -75,16 +75,6 @@ export function servedPageLimit(ctx: ApiContext, route: Route, requested: number
  */
 export function sendsPlainJson(ctx: ApiContext): boolean {
 	return learntOf(ctx).plainJson;
-}
-
-/** The maximum page size a refusal states ("page[limit] must be at most 50", "maximum page size is 50"). */
-function statedPageMaximum(facts: FailureFacts, secrets: string[]): number | undefined {
-	const error = apiErrorOf(facts.body, secrets);
-	const text = [error?.title, error?.detail].filter(Boolean).join(' ');
-	if (!/page/i.test(text) && error?.code !== 'invalid-page') return undefined;
-	const match = /(?:at most|maximum(?: page size)?(?: is| of)?|max(?:imum)?(?: page size)?(?: is|:|=)?|up to|no more than)\s*(\d{1,6})/i.exec(text);
-	const max = match ? Number(match[1]) : NaN;
-	return Number.isInteger(max) && max >= 1 ? max : undefined;
 }
 
 type Attempt = { ok: true; status: number; text: string } | { ok: false; facts: FailureFacts };
@@ -155,33 +145,6 @@ async function attemptOnce(
 		}
 		return { ok: false, facts };
 	}
-}
-
-/** Where a redirect may be followed to, or why not. */
-function redirectTarget(
-	facts: FailureFacts,
-	currentUrl: string,
-	connection: Connection,
-	method: string,
-): { url: string } | { refused: string } {
-	const location = header(facts.headers, 'location');
-	if (!location) return { refused: 'without a Location' };
-	let target: URL;
-	try {
-		target = new URL(location, currentUrl);
-	} catch {
-		return { refused: 'to an unreadable Location' };
-	}
-	if (target.origin !== connection.origin) {
-		const downgrade = new URL(connection.origin).protocol === 'https:' && target.protocol === 'http:';
-		return { refused: downgrade ? `from https to http (${target.origin})` : `to another origin (${target.origin})` };
-	}
-	const status = facts.status ?? 0;
-	// 301, 302 and 303 turn a request with a body into a GET: that is another request, not a redirect of this one.
-	if (method !== 'GET' && status !== 307 && status !== 308) {
-		return { refused: `that would turn ${method} into GET` };
-	}
-	return { url: target.href };
 }
 
 /**
@@ -276,51 +239,55 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 			route,
 			secrets: knownSecrets(connection.secrets),
 		};
-		if (!facts.token && facts.status !== undefined && facts.status >= 300 && facts.status < 400) {
-			const target = redirectTarget(facts, url, connection, route.method);
-			if ('url' in target && redirects < MAX_REDIRECTS) {
+		const verdict = verdictOf(facts);
+		const canRepeat = verdict === 'not-carried-out' || (verdict === 'ambiguous' && idempotent);
+		const policyRepeats = canRepeat && attempt < settings.maxRetries && !cancel?.aborted;
+		// A deployment that deviates in a way a rule meets (adaptations.ts): the first rule that answers decides.
+		const state: RequestState = {
+			method: route.method,
+			url,
+			origin: connection.origin,
+			qs: options.qs,
+			hasBody: params.body !== undefined,
+			plainJson: known.plainJson,
+			pageRetried,
+			mediaRetried,
+			redirects,
+			ambiguousEarlier,
+			policyRepeats,
+			secrets: errorOptions.secrets,
+		};
+		const adapted = firstAdaptation(facts, state)?.adaptation;
+		if (adapted?.kind === 'throw') throw redirectError(ctx, facts, adapted.why, errorOptions);
+		if (adapted?.kind === 'return') return adapted.result as T;
+		if (adapted?.kind === 'repeat') {
+			const change = adapted.change;
+			if ('follow' in change) {
 				redirects++;
-				url = target.url;
+				url = change.follow;
 				// The query is part of the Location now.
 				delete options.qs;
-				attempt--;
-				continue;
-			}
-			throw redirectError(ctx, facts, 'refused' in target ? target.refused : `more than ${MAX_REDIRECTS} times`, errorOptions);
-		}
-		// A deployment that differs from the contract in a way it states: adapt once, remember, repeat.
-		if (facts.status === 400 && !pageRetried && options.qs && options.qs['page[limit]'] !== undefined) {
-			const max = statedPageMaximum(facts, errorOptions.secrets);
-			const asked = Number(options.qs['page[limit]']);
-			if (max !== undefined && max < asked) {
+			} else if ('pageLimit' in change) {
 				pageRetried = true;
-				known.pageLimits.set(route.path, max);
-				options.qs = { ...options.qs, 'page[limit]': max };
-				attempt--;
-				continue;
+				known.pageLimits.set(route.path, change.pageLimit);
+				options.qs = { ...options.qs, 'page[limit]': change.pageLimit };
+			} else {
+				mediaRetried = true;
+				known.plainJson = true;
+				options.headers = { ...options.headers, 'Content-Type': contentType() };
 			}
-		}
-		if (facts.status === 415 && !mediaRetried && params.body !== undefined && !known.plainJson) {
-			mediaRetried = true;
-			known.plainJson = true;
-			options.headers = { ...options.headers, 'Content-Type': contentType() };
+			// An adapted repeat is not an attempt of the retry budget.
 			attempt--;
 			continue;
 		}
-		const verdict = verdictOf(facts);
-		const canRepeat = verdict === 'not-carried-out' || (verdict === 'ambiguous' && idempotent);
 		const retryAfterHeader = facts.token ? facts.token.retryAfter : header(facts.headers, 'retry-after');
 		const after = verdict === 'not-carried-out' ? retryAfterSeconds(retryAfterHeader) : undefined;
 		// The service asked for a pause: every request of this node keeps it, not only this one.
 		if (after !== undefined) notePause(limiter, retryDelayMs(attempt, settings, after));
-		if (canRepeat && attempt < settings.maxRetries && !cancel?.aborted) {
+		if (policyRepeats) {
 			await pause(retryDelayMs(attempt, settings, after), cancel);
 			if (verdict === 'ambiguous') ambiguousEarlier = true;
 			continue;
-		}
-		// A DELETE repeated after an unclear answer finds the record gone: the earlier attempt did it.
-		if (ambiguousEarlier && route.method === 'DELETE' && facts.status === 404) {
-			return undefined as T;
 		}
 		if (facts.token && facts.token.kind !== 'tls') throw tokenError(ctx, facts, errorOptions);
 		if (facts.code && TLS_CODES.test(facts.code)) throw toNodeApiError(ctx, facts, settings, errorOptions);
