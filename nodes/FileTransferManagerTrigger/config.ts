@@ -2,9 +2,10 @@ import type { IDataObject, IPollFunctions, NodeOperationError } from 'n8n-workfl
 
 import { FINAL_JOB_STATUSES } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/transport/operationError';
-import { jobFilters } from '../FileTransferManager/helpers/jobFilters';
-import { filterQuery, filterValue } from '../FileTransferManager/helpers/validate';
-import { MAX_ATTACHED_ERRORS } from './description';
+import { JOB_FILTER_API } from '../FileTransferManager/helpers/jobFilters';
+import type { FilterSpec } from '../FileTransferManager/helpers/validate';
+import { filterQuery, filterSpecsOf, filterValue } from '../FileTransferManager/helpers/validate';
+import { filters as filtersCollection, MAX_ATTACHED_ERRORS } from './description';
 import { hashText } from './state';
 import type { WatchedEvent } from './watch';
 import { WATCHABLE_EVENTS } from './watch';
@@ -22,10 +23,15 @@ export interface TriggerConfig {
 	fingerprint: string;
 }
 
-/** The Filters collection; Dry Runs is read on its own, since its three choices map to two filter values. */
-const FILTERS = jobFilters(['accountId', 'groupId', 'userId', 'sourceStorageId', 'targetStorageId', 'transferType']);
+/** The specs of the Filters collection, with the job filters' API fields; a refused Dry Runs lists include first. */
+const SPECS = filterSpecsOf(filtersCollection, {
+	fields: JOB_FILTER_API.fields,
+	order: { dryRun: ['include', 'exclude', 'only'] },
+});
 
-const DRY_RUNS = ['include', 'exclude', 'only'] as const;
+/** Dry Runs is read on its own, since its three choices map to two filter values. */
+const DRY_RUNS = SPECS.find((spec) => spec.name === 'dryRun') as FilterSpec;
+const FILTERS = SPECS.filter((spec) => spec !== DRY_RUNS);
 
 function invalid(ctx: IPollFunctions, message: string, description?: string): NodeOperationError {
 	return operationError(ctx.getNode(), message, { description });
@@ -51,7 +57,7 @@ export function readConfig(ctx: IPollFunctions): TriggerConfig {
 	const filterQs = filterQuery(ctx, undefined, filters, FILTERS);
 	const given = (filters ?? {}) as IDataObject;
 	if (Object.prototype.hasOwnProperty.call(given, 'dryRun')) {
-		const dryRun = filterValue(ctx, undefined, 'Dry Runs', given.dryRun, { oneOf: DRY_RUNS });
+		const dryRun = filterValue(ctx, undefined, DRY_RUNS.label, given.dryRun, DRY_RUNS.kind);
 		if (dryRun === 'only') filterQs['filter[dryRun]'] = 'true';
 		else if (dryRun === 'exclude') filterQs['filter[dryRun]'] = 'false';
 	}

@@ -1,23 +1,12 @@
-import { JOB_STATUSES, TRANSFER_TYPES } from '../api/types';
-import type { FilterSpec } from './validate';
+import { JOB_STATUSES } from '../api/types';
+import type { FilterApi } from './validate';
 
 /**
- * The filters on jobs, as Job › Get Many offers them: parameter name, API filter field, label and what
- * each takes. The trigger offers a part of them under the same names.
+ * What the job filters of Job › Get Many and of the trigger take from the API beyond their options in the
+ * editor (filterSpecsOf reads the rest there): the API field of the storage pickers, and the order a refused
+ * Status lists the statuses in (the API's; the editor sorts them by name).
  */
-export const JOB_FILTERS: readonly FilterSpec[] = [
-	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
-	{ name: 'dryRun', field: 'dryRun', label: 'Dry Run', kind: 'boolean' },
-	{ name: 'groupId', field: 'groupId', label: 'Group', kind: 'id' },
-	{ name: 'name', field: 'name', label: 'Name', kind: 'text' },
-	{ name: 'sourceStorageId', field: 'source.id', label: 'Source Storage', kind: 'id' },
-	{ name: 'status', field: 'status', label: 'Status', kind: { oneOf: JOB_STATUSES } },
-	{ name: 'targetStorageId', field: 'target.id', label: 'Target Storage', kind: 'id' },
-	{ name: 'transferType', field: 'transferType', label: 'Transfer Type', kind: { oneOf: TRANSFER_TYPES } },
-	{ name: 'userId', field: 'userId', label: 'User', kind: 'id' },
-];
-
-/** The job filters of these names, in JOB_FILTERS' order. */
-export function jobFilters(names: readonly string[]): FilterSpec[] {
-	return JOB_FILTERS.filter((filter) => names.includes(filter.name));
-}
+export const JOB_FILTER_API = {
+	fields: { sourceStorageId: 'source.id', targetStorageId: 'target.id' },
+	order: { status: JOB_STATUSES },
+} as const satisfies FilterApi;

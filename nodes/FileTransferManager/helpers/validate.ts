@@ -159,7 +159,7 @@ export function requireTimeZone(ctx: IExecuteFunctions, itemIndex: number, field
 	return resolved && resolved.toLowerCase() === text.toLowerCase() ? resolved : text;
 }
 
-export const SORT_DIRECTIONS = ['ascending', 'descending'] as const;
+const SORT_DIRECTIONS = ['ascending', 'descending'] as const;
 
 /** The Sort fixedCollection of a Get Many (read with sortParameter); `fields` are API field names. */
 export function sortCollection(fields: INodePropertyOptions[], defaultField: string): INodeProperties {
@@ -245,6 +245,51 @@ export interface FilterSpec {
 	field: string;
 	label: string;
 	kind: FilterKind;
+}
+
+/** What filterSpecsOf cannot read from the options of a Filters collection. */
+export interface FilterApi {
+	/** The API field of each filter whose parameter name is not the field's name (sourceStorageId → source.id). */
+	fields?: Readonly<Record<string, string>>;
+	/** The order a refusal lists an options filter's values in, where it is not the editor's: the same values. */
+	order?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The kind of value a filter option takes, from its type; a type the filters cannot check throws. */
+function filterKindOf(option: INodeProperties, order: readonly string[] | undefined): FilterKind {
+	const problem = (text: string) => new Error(`Filter "${option.displayName}" ${text}`);
+	if (order !== undefined && option.type !== 'options') throw problem('has an order of values but no options');
+	if (option.type === 'boolean') return 'boolean';
+	if (option.type === 'string') return 'text';
+	if (option.type === 'resourceLocator') return 'id';
+	if (option.type !== 'options') throw problem(`is of type "${option.type}", which filterValue cannot check`);
+	const values = (option.options ?? []).map((choice) => ('value' in choice ? choice.value : undefined));
+	if (values.length === 0 || !values.every((value) => typeof value === 'string')) {
+		throw problem('must list its values as text');
+	}
+	if (order === undefined) return { oneOf: values as string[] };
+	if (order.length !== values.length || !values.every((value) => order.includes(value as string))) {
+		throw problem(`lists its values in an order that does not hold exactly them: ${order.join(', ')}`);
+	}
+	return { oneOf: order };
+}
+
+/**
+ * The specs of a Filters collection, read from its options, so that each filter is declared once, for
+ * the editor: name, label (its display name), kind (boolean → true or false, options → one of its values,
+ * string → text, resourceLocator → a record's ID) and API field (its name unless `api.fields` says
+ * otherwise). An option of any other type throws when the module loads, rather than be sent unchecked.
+ */
+export function filterSpecsOf(collection: INodeProperties, api: FilterApi = {}): FilterSpec[] {
+	return (collection.options ?? []).map((option) => {
+		if (!('type' in option)) throw new Error(`"${collection.displayName}" holds "${option.name}", which is no parameter`);
+		return {
+			name: option.name,
+			field: api.fields?.[option.name] ?? option.name,
+			label: option.displayName,
+			kind: filterKindOf(option, api.order?.[option.name]),
+		};
+	});
 }
 
 /** Any context that knows its node: an action's execute, a trigger's poll. */

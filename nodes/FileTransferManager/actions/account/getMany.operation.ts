@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Account } from '../../api/types';
 import { returnAllOrLimit } from '../../descriptions/common.descriptions';
-import type { FilterSpec } from '../../helpers/validate';
-import { filterQuery, sortCollection } from '../../helpers/validate';
+import { filterQuery, filterSpecsOf, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [
@@ -14,26 +13,28 @@ const SORT_FIELDS = [
 	{ name: 'Updated At', value: 'updatedAt' },
 ];
 
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	description: 'Only accounts that match all given filters (exact match)',
+	options: [
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Acme Corp',
+			description: 'Only accounts with exactly this name',
+		},
+	],
+};
+
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'Only accounts that match all given filters (exact match)',
-		options: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Acme Corp',
-				description: 'Only accounts with exactly this name',
-			},
-		],
-	},
+	filters,
 	sortCollection(SORT_FIELDS, 'name'),
 ];
 
@@ -42,7 +43,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTERS: FilterSpec[] = [{ name: 'name', field: 'name', label: 'Name', kind: 'text' }];
+/** The specs of the Filters collection: each filter is declared once, above. */
+export const FILTERS = filterSpecsOf(filters);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);

@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Group } from '../../api/types';
 import { accountLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import type { FilterSpec } from '../../helpers/validate';
-import { filterQuery, sortCollection } from '../../helpers/validate';
+import { filterQuery, filterSpecsOf, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [
@@ -15,27 +14,29 @@ const SORT_FIELDS = [
 	{ name: 'Updated At', value: 'updatedAt' },
 ];
 
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	description: 'Only groups that match all given filters (exact match)',
+	options: [
+		accountLocator({ required: false, description: 'Only groups of this account' }),
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Finance',
+			description: 'Only groups with exactly this name',
+		},
+	],
+};
+
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'Only groups that match all given filters (exact match)',
-		options: [
-			accountLocator({ required: false, description: 'Only groups of this account' }),
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Finance',
-				description: 'Only groups with exactly this name',
-			},
-		],
-	},
+	filters,
 	sortCollection(SORT_FIELDS, 'name'),
 ];
 
@@ -44,10 +45,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTERS: FilterSpec[] = [
-	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
-	{ name: 'name', field: 'name', label: 'Name', kind: 'text' },
-];
+/** The specs of the Filters collection: each filter is declared once, above. */
+export const FILTERS = filterSpecsOf(filters);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);

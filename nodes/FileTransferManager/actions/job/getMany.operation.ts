@@ -12,8 +12,8 @@ import {
 	userLocator,
 } from '../../descriptions/common.descriptions';
 import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
-import { JOB_FILTERS } from '../../helpers/jobFilters';
-import { filterQuery, sortCollection } from '../../helpers/validate';
+import { JOB_FILTER_API } from '../../helpers/jobFilters';
+import { filterQuery, filterSpecsOf, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 /** Fields jobs can be sorted on, with their UI names; `stats.*` sorts on the job's statistics. */
@@ -36,61 +36,63 @@ export const JOB_SORT_FIELDS = [
 
 const title = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	description: 'Only jobs that match all of these are returned',
+	options: [
+		accountLocator({ required: false, description: 'Only jobs of this account' }),
+		{
+			displayName: 'Dry Run',
+			name: 'dryRun',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return only dry-run jobs (on) or only real jobs (off)',
+		},
+		groupLocator({ required: false, description: 'Only jobs of this group' }),
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: 'Only jobs with exactly this name',
+		},
+		storageLocator('sourceStorageId', 'Source Storage', {
+			required: false,
+			description: 'Only jobs that read from this storage',
+		}),
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			default: 'running',
+			options: JOB_STATUSES.map((status) => ({ name: title(status), value: status })).sort((a, b) =>
+				a.name.localeCompare(b.name),
+			),
+			description: 'Only jobs in this status',
+		},
+		storageLocator('targetStorageId', 'Target Storage', {
+			required: false,
+			description: 'Only jobs that write to this storage',
+		}),
+		{
+			displayName: 'Transfer Type',
+			name: 'transferType',
+			type: 'options',
+			default: 'copy',
+			options: TRANSFER_TYPES.map((type) => ({ name: title(type), value: type })),
+			description: 'Only jobs of this transfer type',
+		},
+		userLocator({ required: false, description: 'Only jobs started by this user' }),
+	],
+};
+
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'Only jobs that match all of these are returned',
-		options: [
-			accountLocator({ required: false, description: 'Only jobs of this account' }),
-			{
-				displayName: 'Dry Run',
-				name: 'dryRun',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to return only dry-run jobs (on) or only real jobs (off)',
-			},
-			groupLocator({ required: false, description: 'Only jobs of this group' }),
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'Only jobs with exactly this name',
-			},
-			storageLocator('sourceStorageId', 'Source Storage', {
-				required: false,
-				description: 'Only jobs that read from this storage',
-			}),
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				default: 'running',
-				options: JOB_STATUSES.map((status) => ({ name: title(status), value: status })).sort((a, b) =>
-					a.name.localeCompare(b.name),
-				),
-				description: 'Only jobs in this status',
-			},
-			storageLocator('targetStorageId', 'Target Storage', {
-				required: false,
-				description: 'Only jobs that write to this storage',
-			}),
-			{
-				displayName: 'Transfer Type',
-				name: 'transferType',
-				type: 'options',
-				default: 'copy',
-				options: TRANSFER_TYPES.map((type) => ({ name: title(type), value: type })),
-				description: 'Only jobs of this transfer type',
-			},
-			userLocator({ required: false, description: 'Only jobs started by this user' }),
-		],
-	},
+	filters,
 	sortCollection([...JOB_SORT_FIELDS], 'createdAt'),
 	simplifyJobProperty,
 ];
@@ -100,8 +102,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The specs of the Filters collection: each filter is declared once, above. */
+export const FILTERS = filterSpecsOf(filters, JOB_FILTER_API);
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), JOB_FILTERS);
+	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
 	const simplify = readSimplify(this, itemIndex);
 	return await getManyRecords<Job>(this, itemIndex, routes.listJobs(), qs, JOB_SORT_FIELDS, (job) =>
 		jobJson(job, simplify),

@@ -5,8 +5,7 @@ import { routes } from '../../api/routes';
 import type { Storage, StorageType } from '../../api/types';
 import { STORAGE_TYPES } from '../../api/types';
 import { returnAllOrLimit } from '../../descriptions/common.descriptions';
-import type { FilterSpec } from '../../helpers/validate';
-import { filterQuery, sortCollection } from '../../helpers/validate';
+import { filterQuery, filterSpecsOf, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 const TYPE_NAMES: Record<StorageType, string> = {
@@ -22,49 +21,51 @@ const SORT_FIELDS = [
 	{ name: 'Updated At', value: 'updatedAt' },
 ];
 
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	description: 'Only storages that match all given filters (exact match)',
+	options: [
+		{
+			displayName: 'Enabled',
+			name: 'enabled',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return only enabled storages (on) or only disabled ones (off)',
+		},
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Archive',
+			description: 'Only storages with exactly this name',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. ready',
+			description: 'Only storages in this status, e.g. "ready"',
+		},
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			options: STORAGE_TYPES.map((type) => ({ name: TYPE_NAMES[type], value: type })),
+			default: 'file',
+			description: 'Only storages of this kind',
+		},
+	],
+};
+
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'Only storages that match all given filters (exact match)',
-		options: [
-			{
-				displayName: 'Enabled',
-				name: 'enabled',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to return only enabled storages (on) or only disabled ones (off)',
-			},
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Archive',
-				description: 'Only storages with exactly this name',
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. ready',
-				description: 'Only storages in this status, e.g. "ready"',
-			},
-			{
-				displayName: 'Type',
-				name: 'type',
-				type: 'options',
-				options: STORAGE_TYPES.map((type) => ({ name: TYPE_NAMES[type], value: type })),
-				default: 'file',
-				description: 'Only storages of this kind',
-			},
-		],
-	},
+	filters,
 	sortCollection(SORT_FIELDS, 'name'),
 ];
 
@@ -73,12 +74,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTERS: FilterSpec[] = [
-	{ name: 'enabled', field: 'enabled', label: 'Enabled', kind: 'boolean' },
-	{ name: 'name', field: 'name', label: 'Name', kind: 'text' },
-	{ name: 'status', field: 'status', label: 'Status', kind: 'text' },
-	{ name: 'type', field: 'type', label: 'Type', kind: { oneOf: STORAGE_TYPES } },
-];
+/** The specs of the Filters collection: each filter is declared once, above. */
+export const FILTERS = filterSpecsOf(filters);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);

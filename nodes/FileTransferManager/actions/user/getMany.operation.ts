@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { User } from '../../api/types';
 import { accountLocator, groupLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import type { FilterSpec } from '../../helpers/validate';
-import { filterQuery, requireEmail, sortCollection } from '../../helpers/validate';
+import { filterQuery, filterSpecsOf, requireEmail, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [
@@ -16,28 +15,30 @@ const SORT_FIELDS = [
 	{ name: 'Updated At', value: 'updatedAt' },
 ];
 
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	description: 'Only users that match all given filters (exact match)',
+	options: [
+		accountLocator({ required: false, description: 'Only users of this account' }),
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			description: 'Only the user with exactly this e-mail address',
+		},
+		groupLocator({ required: false, description: 'Only users in this group' }),
+	],
+};
+
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'Only users that match all given filters (exact match)',
-		options: [
-			accountLocator({ required: false, description: 'Only users of this account' }),
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-				description: 'Only the user with exactly this e-mail address',
-			},
-			groupLocator({ required: false, description: 'Only users in this group' }),
-		],
-	},
+	filters,
 	sortCollection(SORT_FIELDS, 'email'),
 ];
 
@@ -46,11 +47,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const FILTERS: FilterSpec[] = [
-	{ name: 'accountId', field: 'accountId', label: 'Account', kind: 'id' },
-	{ name: 'email', field: 'email', label: 'Email', kind: 'text' },
-	{ name: 'groupId', field: 'groupId', label: 'Group', kind: 'id' },
-];
+/** The specs of the Filters collection: each filter is declared once, above. */
+export const FILTERS = filterSpecsOf(filters);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
