@@ -1,14 +1,14 @@
 /**
  * Writes docs/node-panel.png: the n8n editor with a workflow whose File Transfer Manager node panel is open.
  * Runs its own throw-away n8n (temp user folder, free ports) and sandbox, and Debian's chromium headless
- * driven over the DevTools protocol (browser.ts: Node 24's built-in WebSocket; no browser library needed).
+ * driven with playwright-core (chromium.ts; no browser download).
  * Usage: npx tsx scripts/n8n/screenshot.ts [--resource job] [--operation create] [--out docs/node-panel.png] [--keep]
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
-import { ensureChromium, launchChromium } from './browser';
+import { ensureChromium, launchChromium } from './chromium';
 import { ensureN8nInstalled } from './install';
 import {
 	CREDENTIAL_TYPE,
@@ -22,7 +22,6 @@ import {
 	generatePassword,
 	installPackage,
 	projectRoot,
-	sleep,
 	startN8n,
 	tempDir,
 	type N8nServer,
@@ -125,35 +124,30 @@ async function main(): Promise<void> {
 		const nodeId = workflow.nodes[1].id as string;
 
 		say('starting chromium');
-		const browser = await launchChromium({ profileDir: path.join(work, 'chromium'), width, height });
+		const browser = await launchChromium(say);
 		stops.push(() => browser.close());
-		const page = await browser.newPage();
-		await page.setCookie(n8n.url, 'n8n-auth', rest.cookieValue);
+		const context = await browser.newContext({ viewport: { width, height } });
+		await context.addCookies([{ name: 'n8n-auth', value: rest.cookieValue, url: n8n.url, httpOnly: true }]);
+		const page = await context.newPage();
 
 		const target = `${n8n.url}/workflow/${workflowId}/${nodeId}`;
 		say(`opening ${target} (the editor takes 10-30 s to render on two cores)`);
 		const started = Date.now();
-		await page.goto(target);
+		await page.goto(target, { waitUntil: 'commit', timeout: 120000 });
 
-		const evaluate = (expression: string) => page.evaluate(expression);
 		// The node panel (NDV) shows our node's parameters once the node type has loaded.
-		const ready = `(() => {
-			const ndv = document.querySelector('[data-test-id="ndv"]');
-			const params = document.querySelectorAll('[data-test-id="parameter-input"], [data-test-id^="parameter-input-"]');
-			return Boolean(ndv && ndv.getBoundingClientRect().width > 0 && params.length > 2);
-		})()`;
-		let shown = false;
-		while (Date.now() - started < 120000) {
-			if ((await evaluate(ready)) === true) {
-				shown = true;
-				break;
-			}
-			await sleep(1000);
+		let shown = true;
+		try {
+			await page.locator('[data-test-id="ndv"]').filter({ visible: true }).first().waitFor({ timeout: 120000 });
+			const params = page.locator('[data-test-id="parameter-input"], [data-test-id^="parameter-input-"]');
+			await params.nth(2).waitFor({ state: 'attached', timeout: Math.max(1000, 120000 - (Date.now() - started)) });
+		} catch {
+			shown = false;
+			say('the node panel did not show within 120 s: taking the screenshot anyway');
 		}
-		if (!shown) say('the node panel did not show within 120 s: taking the screenshot anyway');
-		await sleep(3000); // let fonts, icons and the credential field settle
+		await page.waitForTimeout(3000); // let fonts, icons and the credential field settle
 		say(`rendered after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-		await page.screenshot(out);
+		await page.screenshot({ path: out });
 		say(`wrote ${path.relative(projectRoot, out)} (${width}x${height})${shown ? '' : ' WITHOUT the node panel'}`);
 		if (!shown) process.exitCode = 2;
 	} finally {

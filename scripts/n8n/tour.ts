@@ -2,6 +2,7 @@
  * The README's "Try it locally" tour, as a browser drives it: log in through n8n's login page, open
  * example 1 from the workflows list, click "Execute workflow", wait for the run, open the Report node and
  * read its output (the cost estimate and the summary) in the JSON view. Used by test/e2e/tour.test.ts.
+ * Driven with playwright-core on Debian's chromium (chromium.ts).
  *
  * Run against a running `npm start` (reads the login from .n8n-data/dev-login.json):
  *   npx tsx scripts/n8n/tour.ts [--url http://127.0.0.1:5678] [--out tmp/tour]
@@ -9,8 +10,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { byTestId, launchChromium, type ElementQuery, type Page } from './browser';
-import { projectRoot, sleep, tempDir } from './lib';
+import type { Locator, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
+import { projectRoot } from './lib';
 
 export interface TourOptions {
 	/** n8n's base URL, e.g. http://127.0.0.1:5678. */
@@ -42,28 +44,33 @@ const SECOND = 1000;
 /** Generous bounds for two shared cores: the first editor load compiles a lot of JavaScript. */
 const LOAD_TIMEOUT = 180 * SECOND;
 const RUN_TIMEOUT = 300 * SECOND;
+/** The viewport the tour's screenshots have. */
+export const TOUR_VIEWPORT = { width: 1600, height: 1000 };
 
-/** The visible workflow card whose name is exactly `name`. */
-function workflowCard(name: string): ElementQuery {
-	return `(() => [...document.querySelectorAll('[data-test-id="resources-list-item-workflow"]')].find((card) => {
-		const title = card.querySelector('[data-test-id="workflow-card-name"]');
-		return title && title.textContent.trim() === ${JSON.stringify(name)} && card.getBoundingClientRect().width > 0;
-	}) ?? null)()`;
-}
+/** The first visible element of `locator` (playwright's errors name it by its selector). */
+const firstVisible = (locator: Locator): Locator => locator.filter({ visible: true }).first();
+
+/** Text that is exactly `text`, give or take surrounding white space. */
+const exactly = (text: string): RegExp => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
 
 /** The body of a canvas node, by node name. */
-function canvasNode(name: string): ElementQuery {
-	return `(() => {
-		const node = [...document.querySelectorAll('[data-test-id="canvas-node"]')]
-			.find((el) => el.getAttribute('data-node-name') === ${JSON.stringify(name)});
-		return node?.querySelector('[data-test-id="canvas-default-node"], [data-test-id="canvas-trigger-node"]') ?? null;
-	})()`;
+function canvasNode(page: Page, name: string): Locator {
+	return page
+		.locator(`[data-test-id="canvas-node"][data-node-name=${JSON.stringify(name)}]`)
+		.locator('[data-test-id="canvas-default-node"], [data-test-id="canvas-trigger-node"]')
+		.first();
 }
 
-/** The text of the first visible toast, or null. */
-const TOAST_TEXT = `(() => {
-	const toast = [...document.querySelectorAll('.el-notification')].find((el) => el.getBoundingClientRect().width > 0);
-	return toast ? toast.innerText.replace(/\\s+/g, ' ').trim() : null;
+/**
+ * The output panel's text once its JSON view is on and shows the summary. aria-checked is on the radio with
+ * the test id (2.x), or on the label around it (1.x).
+ */
+const JSON_VIEW_TEXT = `(() => {
+	const panel = [...document.querySelectorAll('[data-test-id="output-panel"]')].find((el) => el.getBoundingClientRect().width > 0);
+	const json = panel?.querySelector('[data-test-id="radio-button-json"]')?.closest('[aria-checked]');
+	if (!panel || json?.getAttribute('aria-checked') !== 'true') return null;
+	const text = panel.innerText;
+	return text.includes('"summary"') ? text : null;
 })()`;
 
 /**
@@ -82,6 +89,7 @@ export function parseJsonView(outputText: string): Array<Record<string, unknown>
 	return JSON.parse(joined) as Array<Record<string, unknown>>;
 }
 
+/** Walks the tour in `page` (from a browser of launchChromium, which sets the test-id attribute to n8n's). */
 export async function driveTour(page: Page, options: TourOptions): Promise<TourResult> {
 	const log = options.log ?? (() => undefined);
 	const screenshots: string[] = [];
@@ -89,78 +97,73 @@ export async function driveTour(page: Page, options: TourOptions): Promise<TourR
 	let step = 'start';
 	const shot = async (name: string) => {
 		const file = path.join(options.outDir, name);
-		await page.screenshot(file);
+		await page.screenshot({ path: file });
 		screenshots.push(file);
 		log(`${((Date.now() - t0) / 1000).toFixed(1)} s  ${step}: ${path.relative(projectRoot, file)}`);
 	};
 	try {
 		step = 'log in';
-		await page.goto(`${options.url}/signin`);
-		const emailInput = `document.querySelector('[data-test-id="emailOrLdapLoginId"] input')`;
-		const passwordInput = `document.querySelector('[data-test-id="password"] input')`;
-		await page.waitForElement('the login form', emailInput, LOAD_TIMEOUT);
-		await page.type('the e-mail field', emailInput, options.email);
-		await page.type('the password field', passwordInput, options.password);
+		await page.goto(`${options.url}/signin`, { waitUntil: 'commit', timeout: LOAD_TIMEOUT });
+		const emailInput = page.locator('[data-test-id="emailOrLdapLoginId"] input');
+		await emailInput.waitFor({ timeout: LOAD_TIMEOUT });
+		await emailInput.fill(options.email);
+		await page.locator('[data-test-id="password"] input').fill(options.password);
 		await shot('1-signin.png');
-		await page.click('the "Sign in" button', byTestId('form-submit-button'));
+		await firstVisible(page.getByTestId('form-submit-button')).click(); // "Sign in"
 
 		step = 'open example 1';
-		await page.waitForElement(`the workflow "${options.workflowName}" in the list`, workflowCard(options.workflowName), LOAD_TIMEOUT);
+		const card = firstVisible(
+			page
+				.getByTestId('resources-list-item-workflow')
+				.filter({ has: page.getByTestId('workflow-card-name').filter({ hasText: exactly(options.workflowName) }) }),
+		);
+		await card.waitFor({ timeout: LOAD_TIMEOUT });
 		await shot('2-workflows.png');
-		await page.click(`the workflow "${options.workflowName}"`, workflowCard(options.workflowName));
-		await page.waitForElement(`the node "${options.reportNode}" on the canvas`, canvasNode(options.reportNode), LOAD_TIMEOUT);
-		await page.waitForElement('the "Execute workflow" button', byTestId('execute-workflow-button'), LOAD_TIMEOUT);
+		await card.click();
+		const report = canvasNode(page, options.reportNode);
+		await report.waitFor({ timeout: LOAD_TIMEOUT });
+		const execute = firstVisible(page.getByTestId('execute-workflow-button'));
+		await execute.waitFor({ timeout: LOAD_TIMEOUT });
 		await shot('3-canvas.png');
 
 		step = 'execute';
-		await page.click('the "Execute workflow" button', byTestId('execute-workflow-button'));
+		await execute.click();
 		const clicked = Date.now();
-		const toast = await page.waitFor<string>(
-			'the end of the run (a toast)',
-			`(() => { const t = ${TOAST_TEXT}; return t && /executed successfully|problem|error|failed/i.test(t) ? t : null; })()`,
-			RUN_TIMEOUT,
-		);
+		// The end of the run: n8n's toast.
+		const toastLocator = firstVisible(page.locator('.el-notification').filter({ hasText: /executed successfully|problem|error|failed/i }));
+		await toastLocator.waitFor({ timeout: RUN_TIMEOUT });
 		const runSeconds = (Date.now() - clicked) / 1000;
+		const toast = (await toastLocator.innerText()).replace(/\s+/g, ' ').trim();
 		if (!/executed successfully/i.test(toast)) {
 			await shot('4-run-failed.png');
 			throw new Error(`the run did not succeed; n8n says: ${toast}`);
 		}
-		await page.waitFor(
-			`the green check on "${options.reportNode}"`,
-			`document.querySelector('[data-node-name=${JSON.stringify(options.reportNode)}] [data-test-id="canvas-node-status-success"]') !== null`,
-			30 * SECOND,
-		);
+		await page
+			.locator(`[data-node-name=${JSON.stringify(options.reportNode)}] [data-test-id="canvas-node-status-success"]`)
+			.first()
+			.waitFor({ state: 'attached', timeout: 30 * SECOND });
 		await shot('4-executed.png');
 
 		step = 'open the report';
-		const output = byTestId('output-panel');
+		const output = firstVisible(page.getByTestId('output-panel'));
 		// The canvas may still pan after the run: a double click that misses is repeated, at most three times.
 		for (let attempt = 1; ; attempt++) {
-			await page.doubleClick(`the node "${options.reportNode}"`, canvasNode(options.reportNode));
+			await report.dblclick({ timeout: 30 * SECOND });
 			try {
-				await page.waitForElement('the output panel', output, 20 * SECOND);
+				await output.waitFor({ timeout: 20 * SECOND });
 				break;
 			} catch (error) {
 				if (attempt >= 3) throw error;
 				log(`the node panel did not open (attempt ${attempt}); double-clicking again`);
-				await page.press('Escape');
-				await sleep(1000);
+				await page.keyboard.press('Escape');
+				await page.waitForTimeout(1000);
 			}
 		}
-		await page.click('the JSON view of the output', byTestId('radio-button-json', output));
-		const outputText = await page.waitFor<string>(
-			'the JSON view of the output',
-			`(() => {
-				const panel = ${output};
-				// aria-checked is on the radio with the test id (2.x), or on the label around it (1.x).
-				const json = panel?.querySelector('[data-test-id="radio-button-json"]')?.closest('[aria-checked]');
-				if (!panel || json?.getAttribute('aria-checked') !== 'true') return null;
-				const text = panel.innerText;
-				return text.includes('"summary"') ? text : null;
-			})()`,
-			60 * SECOND,
-		);
-		await sleep(1000); // let the view settle for the screenshot
+		await firstVisible(output.getByTestId('radio-button-json')).click({ timeout: 30 * SECOND });
+		const outputText = (await (
+			await page.waitForFunction(JSON_VIEW_TEXT, undefined, { timeout: 60 * SECOND, polling: 500 })
+		).jsonValue()) as string;
+		await page.waitForTimeout(1000); // let the view settle for the screenshot
 		await shot('5-report-output.png');
 		return { runSeconds, totalSeconds: (Date.now() - t0) / 1000, outputText, items: parseJsonView(outputText), screenshots };
 	} catch (error) {
@@ -181,10 +184,9 @@ async function main(): Promise<void> {
 	const loginFile = path.join(projectRoot, '.n8n-data', 'dev-login.json');
 	const login = JSON.parse(fs.readFileSync(loginFile, 'utf8')) as { email: string; password: string };
 	const example = JSON.parse(fs.readFileSync(path.join(projectRoot, 'examples', '01-dry-run-then-run.json'), 'utf8')) as { name: string };
-	const profileDir = tempDir('ftm-tour-chromium-');
-	const browser = await launchChromium({ profileDir });
+	const browser = await launchChromium(say);
 	try {
-		const result = await driveTour(await browser.newPage(), {
+		const result = await driveTour(await browser.newPage({ viewport: TOUR_VIEWPORT }), {
 			url: values.url!,
 			email: login.email,
 			password: login.password,
@@ -197,7 +199,6 @@ async function main(): Promise<void> {
 		process.stdout.write(`${JSON.stringify(result.items, null, 2)}\n`);
 	} finally {
 		await browser.close();
-		fs.rmSync(profileDir, { recursive: true, force: true });
 	}
 }
 

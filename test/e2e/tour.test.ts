@@ -4,9 +4,10 @@
  * Sets up what `npm start` sets up (the packed package installed into n8n's community-nodes folder, the
  * sandbox with its demo data and default speed, n8n, an owner, the "File Transfer Manager (sandbox)" credential
  * and every example of examples/, the active ones activated), but in a temporary user folder on free ports,
- * with lib.ts's functions as start.ts uses them. Then a headless Chromium (installed with apt when
- * /usr/bin/chromium is missing) logs in through the login page, opens example 1 from the workflows list,
- * clicks "Execute workflow", opens the Report node and reads the output panel's JSON view.
+ * with lib.ts's functions as start.ts uses them. Then a headless Chromium (Debian's, installed with apt when
+ * /usr/bin/chromium is missing, driven with playwright-core) logs in through the login page, opens example 1
+ * from the workflows list, clicks "Execute workflow", opens the Report node and reads the output panel's JSON
+ * view.
  *
  * Asserts on what the page shows: the cost estimate and the summary, checked against the sandbox's own record
  * of the dry run and the files on the archive storage's disk. Screenshots go to tmp/tour/ (git-ignored);
@@ -16,8 +17,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
-import { ensureChromium, launchChromium, type Browser } from '../../scripts/n8n/browser';
-import { driveTour, type TourResult } from '../../scripts/n8n/tour';
+import type { Browser } from 'playwright-core';
+import { ensureChromium, launchChromium } from '../../scripts/n8n/chromium';
+import { TOUR_VIEWPORT, driveTour, type TourResult } from '../../scripts/n8n/tour';
 import {
 	ensureCredential,
 	ensureOwner,
@@ -72,7 +74,7 @@ describe('README "Try it locally": log in, open example 1, execute it, read the 
 			workflowIds.set(workflow.name, id);
 		}
 		fs.rmSync(OUT_DIR, { recursive: true, force: true });
-		browser = await launchChromium({ profileDir: path.join(workDir, 'chromium') });
+		browser = await launchChromium(say);
 		say(`stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: n8n ${n8n.url}, sandbox ${sandbox.baseUrl}`);
 	}, 30 * MINUTE);
 
@@ -91,7 +93,7 @@ describe('README "Try it locally": log in, open example 1, execute it, read the 
 		expect(sourceFiles.length).toBeGreaterThan(0);
 		expect(fs.existsSync(targetDir)).toBe(false);
 
-		const page = await browser!.newPage();
+		const page = await browser!.newPage({ viewport: TOUR_VIEWPORT });
 		const tour: TourResult = await driveTour(page, {
 			url: n8n!.url,
 			email: owner.email,
