@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/src';
 import { projectRoot, until, withCredential, type PublicApiClient, type WorkflowJson } from '../../scripts/n8n/lib';
 import { EXAMPLE_FILES, readExample } from '../e2e/helpers/examples';
+import { withFastPolling } from '../e2e/helpers/workflows';
 
 export const MINUTE = 60 * 1000;
 export const TRIGGER = 'Failed or Stuck Job';
@@ -14,12 +15,18 @@ export const TRIGGER = 'Failed or Stuck Job';
 /** Ignored folder (tmp/ is in .gitignore) for the figures and the stacks' data. */
 export { until };
 export const OUT_DIR = path.join(projectRoot, 'tmp', 'queue-e2e');
-export const FIGURES_FILE = path.join(OUT_DIR, 'figures.json');
 
 // ---------------------------------------------------------------------------------------------------------
-// Figures: one line each on stdout, prefixed "[queue e2e]", and all of them in FIGURES_FILE
+// Figures: one line each on stdout, prefixed "[queue e2e]", and all of them in the suite file's figures file
 
 const figures: Record<string, unknown> = {};
+let figuresFile = path.join(OUT_DIR, 'figures.json');
+
+/** The file (under OUT_DIR) this process writes its figures to; emptied now. Each suite file names its own. */
+export function useFiguresFile(name: string): void {
+	figuresFile = path.join(OUT_DIR, name);
+	fs.rmSync(figuresFile, { force: true });
+}
 
 export function figure(name: string, value: unknown, note = ''): void {
 	figures[name] = value;
@@ -28,13 +35,9 @@ export function figure(name: string, value: unknown, note = ''): void {
 	writeFigures();
 }
 
-export function writeFigures(): void {
+function writeFigures(): void {
 	fs.mkdirSync(OUT_DIR, { recursive: true });
-	fs.writeFileSync(FIGURES_FILE, `${JSON.stringify({ writtenAt: new Date().toISOString(), figures }, null, 2)}\n`);
-}
-
-export function getFigure(name: string): unknown {
-	return figures[name];
+	fs.writeFileSync(figuresFile, `${JSON.stringify({ writtenAt: new Date().toISOString(), figures }, null, 2)}\n`);
 }
 
 /** Progress lines on stderr, with seconds since the suite started. */
@@ -159,23 +162,18 @@ export async function createWorkflow(
 	return id;
 }
 
-/**
- * Polls four times a minute (at seconds 0, 15, 30 and 45). n8n refuses a cron below a minute, but accepts a
- * list of once-a-minute crons: the trigger's Poll Times take several entries.
- */
-export const FAST_POLL_TIMES = { item: [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
 
 /**
  * The alert example with fast polling (FAST_POLL_TIMES) and its credential pointed at `credential`;
  * `attachErrors` replaces the example's 5 (0: no errors request per job, so a poll is a few list requests).
  */
 export function fastAlert(credential: { id: string; name: string }, attachErrors?: number): WorkflowJson {
-	const workflow = example('alert', credential);
+	const workflow = withFastPolling(example('alert', credential), TRIGGER);
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {
 			if (node.name !== TRIGGER) return node;
-			const parameters = { ...(node.parameters as { options?: Record<string, unknown> }), pollTimes: FAST_POLL_TIMES };
+			const parameters = { ...(node.parameters as { options?: Record<string, unknown> }) };
 			if (attachErrors !== undefined) parameters.options = { ...parameters.options, attachErrors };
 			return { ...node, parameters };
 		}),

@@ -3,24 +3,32 @@
  * (scripts/n8n/queue/stack.ts) with the packed package, against an in-process sandbox.
  *
  * One stack serves every scenario, in order: the examples on workers; a token storm from a fresh
- * credential; the alert trigger with 200 failing jobs; main killed with SIGKILL 10 times while jobs fail;
- * a worker killed with SIGKILL during Wait for Completion. With FTM_QUEUE_DURABLE=1, a second stack with
- * n8n's durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED) then repeats the crashes.
+ * credential; the alert trigger with 200 failing jobs; a worker killed with SIGKILL during Wait for
+ * Completion. Side by side with this file, each with a stack of its own: main-crashes.test.ts (main killed
+ * with SIGKILL 10 times while jobs fail) and durable-cursors.test.ts (the same with n8n's durable poll cursors).
  *
  * Figures go to stdout ("[queue e2e] ...") and to tmp/queue-e2e/figures.json. Speed is measured, never
  * asserted. Run alone: `npm run test:queue`.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
-import { buildAndPack, ensureCredential, sleep } from '../../scripts/n8n/lib';
-import { startQueueStack, type QueueStack } from '../../scripts/n8n/queue/stack';
 import {
-	FIGURES_FILE,
+	ALERT_JOBS,
+	BURSTS,
+	NEXT_POLL_MS,
+	STORM,
+	WORKERS,
+	keepOnFailure,
+	newStack,
+	startQueueRun,
+	stopQueueRun,
+	workerOf,
+	type QueueRun,
+} from './suite';
+import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
+import { ensureCredential, sleep } from '../../scripts/n8n/lib';
+import type { QueueStack } from '../../scripts/n8n/queue/stack';
+import {
 	FINAL_STATUSES,
-	TRIGGER,
 	MINUTE,
-	OUT_DIR,
 	createWorkflow,
 	deliveries,
 	enqueuedExecutions,
@@ -32,8 +40,6 @@ import {
 	jobCreations,
 	listRequests,
 	log,
-	pollStarts,
-	randomInt,
 	settledExecutions,
 	startedExecutions,
 	tally,
@@ -43,220 +49,15 @@ import {
 } from './helpers';
 import { runManually, slowCreateWorkflow } from '../e2e/helpers/workflows';
 
-const WORKERS = 2;
-const CONCURRENCY = 5;
-const STORM = 100;
-const ALERT_JOBS = 200;
-const BURSTS = 4;
-const CRASHES = 10;
-/** The tests' trigger polls every 15 s (FAST_POLL_TIMES): a few polls' wait, plus margin for a busy machine. */
-const NEXT_POLL_MS = 90 * 1000;
-
-/**
- * Bull's defaults (lock 60 s, stalled check every 30 s) would make the worker-crash scenario wait 1.5 min
- * for n8n to notice; these shorten it. The lock is still renewed every 3 s.
- */
-const QUEUE_LOCK_ENV = {
-	QUEUE_WORKER_LOCK_DURATION: '12000',
-	QUEUE_WORKER_LOCK_RENEW_TIME: '3000',
-	QUEUE_WORKER_STALLED_INTERVAL: '5000',
-};
-
-const DURABLE_ENV = {
-	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	N8N_SCHEDULER_ENABLED: 'true',
-	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-};
-
-const suiteStart = Date.now();
-let runDir: string;
-let tarball: string;
+let run: QueueRun;
 let sandbox: Sandbox;
-const stacks: QueueStack[] = [];
-const unexpected: string[] = [];
-
-async function newStack(label: string, env: Record<string, string>): Promise<QueueStack> {
-	const t = Date.now();
-	const stack = await startQueueStack({
-		dataDir: path.join(runDir, label),
-		workers: WORKERS,
-		workerConcurrency: CONCURRENCY,
-		sandboxBaseUrl: sandbox.baseUrl,
-		clientId: sandbox.clientId,
-		clientSecret: sandbox.clientSecret,
-		tarball,
-		examples: false,
-		env: { ...QUEUE_LOCK_ENV, ...env },
-		log: (line) => log(`${label}: ${line}`),
-		onUnexpectedExit: (name, how, tail) => {
-			unexpected.push(`${label}/${name}: ${how}`);
-			log(`${label}: ${name} exited unexpectedly (${how}):\n${tail}`);
-		},
-	});
-	stacks.push(stack);
-	figure(`${label}: stack start (s)`, +((Date.now() - t) / 1000).toFixed(1), JSON.stringify(stack.timings));
-	return stack;
-}
 
 beforeAll(async () => {
-	fs.rmSync(FIGURES_FILE, { force: true });
-	runDir = path.join(OUT_DIR, `run-${Date.now()}`);
-	fs.mkdirSync(runDir, { recursive: true });
-	// `npm test` sets FTM_QUEUE_BUILT: its pretest script has just built dist/.
-	tarball = await buildAndPack(path.join(runDir, 'pack'), { build: process.env.FTM_QUEUE_BUILT !== '1' });
-	sandbox = await startSandbox({ port: 0, speed: 200 });
+	run = await startQueueRun('default', 'figures.json');
+	sandbox = run.sandbox;
 }, 10 * MINUTE);
 
-afterAll(async () => {
-	for (const stack of stacks) {
-		try {
-			await stack.stop();
-		} catch (error) {
-			log(`stopping a stack failed: ${(error as Error).message}`);
-		}
-	}
-	await sandbox?.close();
-	figure('suite wall time (s)', Math.round((Date.now() - suiteStart) / 1000));
-	if (unexpected.length) figure('unexpected process exits', unexpected);
-	// The stacks' data (Postgres clusters, logs) stay for a failed run's post-mortem only.
-	const failed = (globalThis as { __queueFailed?: boolean }).__queueFailed;
-	if (runDir && !failed) fs.rmSync(runDir, { recursive: true, force: true });
-}, 3 * MINUTE);
-
-/** Marks the run failed (keeps the data folder) when a test throws. */
-function keepOnFailure<T>(fn: () => Promise<T>): () => Promise<T> {
-	return async () => {
-		try {
-			return await fn();
-		} catch (error) {
-			(globalThis as { __queueFailed?: boolean }).__queueFailed = true;
-			throw error;
-		}
-	};
-}
-
-/** Which worker started each execution, from the workers' logs. */
-function workerOf(stack: QueueStack): Map<string, string> {
-	const map = new Map<string, string>();
-	for (const worker of stack.workers) for (const id of startedExecutions(stack.logText(worker))) map.set(id, worker.name);
-	return map;
-}
-
-/**
- * Crashes main `count` times at random moments while jobs fail at the sandbox, then waits for the trigger
- * to deliver everything; returns the figures. `workflowId` is an active copy of the alert example.
- */
-async function crashLoop(
-	stack: QueueStack,
-	label: string,
-	workflowId: string,
-	alreadyFailed: string[],
-	/** `title` names the figures: "main crashes (<title>)". */
-	options: { activationPoll: boolean; title: string },
-) {
-	const loopStart = Date.now();
-	const failed: string[] = [];
-	let failing = true;
-	const failer = (async () => {
-		for (let round = 0; failing && round < 600; round++) {
-			for (let i = 0; i < 2; i++) failed.push(failJob(sandbox, `${label} crash job ${failed.length + 1}`));
-			await sleep(1000);
-		}
-	})();
-	// Each crash lands at a random moment within the first 0.5 s of a scheduled poll (every 15 s): while the
-	// trigger lists jobs, or just after it emitted, while n8n saves the cursor and enqueues the execution.
-	// Not during the poll main runs when it activates the workflow at start: a crash there can leave the
-	// workflow's publication claimed by the dead main, and the next main activates it only when that lease
-	// runs out (seen: up to 2 minutes without polls); that would blow the suite's time budget.
-	const crashes: Array<{ pollWaitMs: number; afterPollStartMs: number; pollRequestsBeforeKill: number; restartMs: number }> = [];
-	try {
-		for (let i = 0; i < CRASHES; i++) {
-			const since = Date.now();
-			// The poll at activation (main's first), then the next one 15 s apart at most.
-			// With durable cursors main polls at start only for a workflow it activates for the first time.
-			const first = await until('a poll of the trigger', 3 * MINUTE, () => pollStarts(sandbox, since)[0], 100);
-			const pollStart = options.activationPoll
-				? await until('a scheduled poll', MINUTE, () => pollStarts(sandbox, first + 3000)[0], 100)
-				: first;
-			const delay = randomInt(0, 500);
-			await sleep(Math.max(0, pollStart + delay - Date.now()));
-			const killedAt = Date.now();
-			await stack.killMain('SIGKILL');
-			const requests = sandbox.requests.all().filter((r) => r.at >= pollStart && r.at <= killedAt).length;
-			const t = Date.now();
-			await stack.startMain();
-			crashes.push({ pollWaitMs: pollStart - since, afterPollStartMs: killedAt - pollStart, pollRequestsBeforeKill: requests, restartMs: Date.now() - t });
-			log(`${label}: crash ${i + 1}/${CRASHES} ${killedAt - pollStart} ms into a poll (${requests} requests); main back in ${Date.now() - t} ms`);
-		}
-	} finally {
-		failing = false;
-		await failer;
-	}
-	const stoppedAt = Date.now();
-	log(`${label}: ${failed.length} jobs failed during the crashes; waiting for the trigger to deliver them`);
-	try {
-		await until('every failed job delivered', 3 * MINUTE, async () => {
-			const d = deliveries(await executions(stack.publicApi, workflowId, true));
-			return failed.every((id) => d.delivered.has(id)) ? true : undefined;
-		}, 3000);
-	} catch (error) {
-		// Undelivered after two complete polls since the last failure: the cursor went past them (missed).
-		log(`${label}: ${(error as Error).message}; waiting for two more polls before counting`);
-		await until('two polls after the last failure', 3 * MINUTE, () => (pollStarts(sandbox, stoppedAt).length >= 2 ? true : undefined), 1000).catch(
-			() => undefined,
-		);
-		await sleep(5000);
-	}
-	const pollsAfter = pollStarts(sandbox, stoppedAt).length;
-	const all = await settledExecutions(stack.publicApi, workflowId, 0, 2 * MINUTE, true).catch(async () =>
-		executions(stack.publicApi, workflowId, true),
-	);
-	figure(`main crashes (${label}): loop and delivery wall time (s)`, Math.round((Date.now() - loopStart) / 1000));
-	const d = deliveries(all);
-	const fresh = tally(failed, d, alreadyFailed);
-	const old = tally(alreadyFailed, d);
-	// How the user recovers events left in crashed executions (created, never run): Retry each of them.
-	const stranded = all.filter((e) => e.status === 'crashed' && !e.data?.resultData?.runData?.[TRIGGER]);
-	const retries: string[] = [];
-	for (const execution of stranded.slice(0, 20)) {
-		try {
-			await stack.rest.call('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false });
-			retries.push(`${execution.id}: retried`);
-		} catch (error) {
-			retries.push(`${execution.id}: ${(error as Error).message.slice(0, 120)}`);
-		}
-	}
-	let afterRetry: ReturnType<typeof tally> | undefined;
-	if (stranded.length) {
-		const retried = await settledExecutions(stack.publicApi, workflowId, all.length + 1, 2 * MINUTE, true).catch(async () =>
-			executions(stack.publicApi, workflowId, true),
-		);
-		afterRetry = tally(failed, deliveries(retried), alreadyFailed);
-	}
-	// Where the missed ones were in the order of failure (a run at the end would mean "not polled yet").
-	const missedAt = fresh.missed.map((id) => failed.indexOf(id));
-	const repeatedAt = fresh.repeated.map((id) => failed.indexOf(id));
-	const name = `main crashes (${options.title})`;
-	figure(`${name}: crashes`, crashes);
-	figure(`${name}: executions (by status)`, d.statuses);
-	figure(`${name}: events`, {
-		failedJobs: failed.length,
-		missed: fresh.missed.length,
-		repeated: fresh.repeated.length,
-		extraDeliveries: fresh.extraDeliveries,
-		recordedButNotRun: fresh.strandedOnly.length,
-		earlierJobsRepeated: old.repeated.length,
-		pollsAfterTheLastFailure: pollsAfter,
-	});
-	if (missedAt.length) figure(`${name}: positions of the missed jobs in the order of failure`, missedAt);
-	if (repeatedAt.length) figure(`${name}: positions of the jobs delivered twice in the order of failure`, repeatedAt);
-	if (retries.length) {
-		figure(`${name}: Retry of the crashed executions`, retries);
-		figure(`${name}: after those retries`, { missed: afterRetry?.missed.length, repeated: afterRetry?.repeated.length });
-	}
-	return { failed, fresh, missedAt, repeatedAt, afterRetry };
-}
+afterAll(async () => stopQueueRun(run), 3 * MINUTE);
 
 describe('queue mode: Postgres, Redis, main and two workers', () => {
 	let stack: QueueStack;
@@ -264,7 +65,7 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 	const alertFailed: string[] = [];
 
 	beforeAll(async () => {
-		stack = await newStack('default', {});
+		stack = await newStack(run, 'default', {});
 	}, 5 * MINUTE);
 
 	test('1. the examples run on workers, and both workers are used', keepOnFailure(async () => {
@@ -362,42 +163,7 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		expect([...d.delivered.values()].reduce((a, b) => a + b, 0)).toBe(ALERT_JOBS);
 	}), 8 * MINUTE);
 
-	test(`4. main killed with SIGKILL at ${CRASHES} random moments while jobs fail`, keepOnFailure(async () => {
-		// A workflow of its own, without errors attached: each poll is a few list requests, however many jobs
-		// failed, so that the crashes hit n8n's cursor handling rather than a long poll (see the durable run).
-		if (alertWorkflowId) await stack.publicApi.call('POST', `/workflows/${alertWorkflowId}/deactivate`);
-		const polls = listRequests(sandbox);
-		const workflowId = await createWorkflow(stack.publicApi, fastAlert(stack.credential, 0), 'queue e2e: alert (crashes)', {
-			activate: true,
-		});
-		await until('the poll at activation', 2 * MINUTE, () => (listRequests(sandbox) > polls ? true : undefined), 250);
-		const { failed, fresh, missedAt, repeatedAt } = await crashLoop(stack, 'default', workflowId, alertFailed, {
-			activationPoll: true,
-			title: 'default',
-		});
-		expect(failed.length).toBeGreaterThan(0);
-		expect(fresh.unknown).toEqual([]);
-		// The trigger's guarantee (docs/scaling.md): nothing is missed or delivered twice except the events of
-		// a poll n8n was handing over when main died (n8n 2.41 saves the trigger's state and stores the execution
-		// as two writes; a kill between them loses or repeats that poll's events). So the missed jobs and the
-		// jobs delivered twice, if any, form at most one run per crash together, each no longer than the
-		// failures of two poll intervals (2 per second, 15 s apart). Seen once so far: 30 missed jobs, one
-		// poll's worth. The counts are reported above.
-		const runsOf = (positions: number[]): number[][] => {
-			const runs: number[][] = [];
-			for (const position of [...positions].sort((a, b) => a - b)) {
-				const last = runs[runs.length - 1];
-				if (last && position === last[last.length - 1] + 1) last.push(position);
-				else runs.push([position]);
-			}
-			return runs;
-		};
-		const runs = [...runsOf(missedAt), ...runsOf(repeatedAt)];
-		expect(runs.length).toBeLessThanOrEqual(CRASHES);
-		for (const run of runs) expect(run.length).toBeLessThanOrEqual(2 * 2 * 15);
-	}), 10 * MINUTE);
-
-	test('5. a worker killed with SIGKILL during Wait for Completion', keepOnFailure(async () => {
+	test('4. a worker killed with SIGKILL during Wait for Completion', keepOnFailure(async () => {
 		// The job name is the idempotency marker (Job Create → Additional Fields → If a Job With This Name
 		// Exists: Use the Existing Job): a re-run of the workflow finds the job the crashed run created.
 		const { files } = DEMO_IDS.storageIds;
@@ -476,39 +242,4 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		expect(output).toMatchObject({ id: job!.id, status: 'finished', reusedExistingJob: true });
 		expect(createsTotal).toBe(1);
 	}), 10 * MINUTE);
-});
-
-
-describe('queue mode with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
-	// About 4 more minutes: beyond the CI budget, so only on demand (FTM_QUEUE_DURABLE=1).
-	const run = () => process.env.FTM_QUEUE_DURABLE === '1';
-
-	if (!run()) figure('main crashes (durable cursors)', 'not run (FTM_QUEUE_DURABLE=1 runs it)');
-	(run() ? test : test.skip)(`main killed with SIGKILL at ${CRASHES} random moments, durable cursors`, keepOnFailure(async () => {
-		for (const stack of stacks.splice(0)) await stack.stop();
-		const stack = await newStack('durable', DURABLE_ENV);
-		const polls = listRequests(sandbox);
-		const workflowId = await createWorkflow(stack.publicApi, fastAlert(stack.credential, 0), 'queue e2e: alert (durable)', {
-			activate: true,
-		});
-		await until('the poll at activation', 2 * MINUTE, () => (listRequests(sandbox) > polls ? true : undefined), 250);
-		// Jobs that fail between the activation and the first scheduled poll: n8n commits no cursor for the
-		// poll at activation, so the trigger's starting point is only kept from the first scheduled poll on.
-		const afterActivation = Array.from({ length: 5 }, (_, i) => failJob(sandbox, `durable: after activation ${i + 1}`));
-		const since = Date.now();
-		await until('two scheduled polls', 2 * MINUTE, () => (pollStarts(sandbox, since).length >= 2 ? true : undefined), 250);
-		await sleep(5000);
-		const early = tally(afterActivation, deliveries(await executions(stack.publicApi, workflowId, true)));
-		figure('durable cursors: jobs failed between activation and the first scheduled poll', {
-			failed: afterActivation.length,
-			delivered: afterActivation.length - early.missed.length,
-		});
-		const { fresh, afterRetry } = await crashLoop(stack, 'durable', workflowId, afterActivation, {
-			activationPoll: false,
-			title: 'durable cursors',
-		});
-		// The durable guarantee: every event is either delivered or held by a crashed execution that Retry runs.
-		expect((afterRetry ?? fresh).missed).toEqual([]);
-		expect(fresh.unknown).toEqual([]);
-	}), 15 * MINUTE);
 });

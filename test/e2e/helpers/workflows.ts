@@ -6,6 +6,23 @@ import { DEMO_IDS } from '../../../sandbox/src';
 import { CREDENTIAL_TYPE, NODE_TYPE, withCredential, type RestClient, type WorkflowJson } from '../../../scripts/n8n/lib';
 import { n8nMajor } from '../../../scripts/n8n/paths';
 
+/**
+ * Poll Times of four polls a minute (at seconds 0, 15, 30 and 45). n8n refuses a cron with a wildcard in its
+ * seconds (1.x and 2.x alike: "The polling interval is too short"), but takes a list of once-a-minute crons.
+ */
+const FAST_POLL_TIMES = { item: [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
+
+/** `workflow` with the trigger node `trigger` polling four times a minute (FAST_POLL_TIMES) instead of its own schedule. */
+export function withFastPolling(workflow: WorkflowJson, trigger: string): WorkflowJson {
+	if (!workflow.nodes.some((node) => node.name === trigger)) throw new Error(`the workflow has no node "${trigger}"`);
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.name === trigger ? { ...node, parameters: { ...(node.parameters as Record<string, unknown>), pollTimes: FAST_POLL_TIMES } } : node,
+		),
+	};
+}
+
 /** The node names of slowCreateWorkflow. */
 export const SLOW_CREATE_TRIGGER = 'Start';
 export const SLOW_CREATE_NODE = 'Create Job';

@@ -1,0 +1,61 @@
+/**
+ * Queue mode with n8n's durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED): a stack of its own
+ * (Postgres, Redis, main and two workers) against a sandbox of its own, main killed with SIGKILL 10 times
+ * while jobs fail. Runs side by side with queue-mode.test.ts (jest.queue.config.js: two workers); figures go
+ * to tmp/queue-e2e/figures-durable.json.
+ */
+import { type Sandbox } from '../../sandbox/src';
+import { sleep } from '../../scripts/n8n/lib';
+import { CRASHES, DURABLE_ENV, crashLoop, keepOnFailure, newStack, startQueueRun, stopQueueRun, type QueueRun } from './suite';
+import {
+	MINUTE,
+	createWorkflow,
+	deliveries,
+	executions,
+	fastAlert,
+	failJob,
+	figure,
+	listRequests,
+	pollStarts,
+	tally,
+	until,
+} from './helpers';
+
+let run: QueueRun;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	run = await startQueueRun('durable', 'figures-durable.json');
+	sandbox = run.sandbox;
+}, 10 * MINUTE);
+
+afterAll(async () => stopQueueRun(run), 3 * MINUTE);
+
+describe('queue mode with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
+	test(`main killed with SIGKILL at ${CRASHES} random moments, durable cursors`, keepOnFailure(async () => {
+		const stack = await newStack(run, 'durable', DURABLE_ENV);
+		const polls = listRequests(sandbox);
+		const workflowId = await createWorkflow(stack.publicApi, fastAlert(stack.credential, 0), 'queue e2e: alert (durable)', {
+			activate: true,
+		});
+		await until('the poll at activation', 2 * MINUTE, () => (listRequests(sandbox) > polls ? true : undefined), 250);
+		// Jobs that fail between the activation and the first scheduled poll: n8n commits no cursor for the
+		// poll at activation, so the trigger's starting point is only kept from the first scheduled poll on.
+		const afterActivation = Array.from({ length: 5 }, (_, i) => failJob(sandbox, `durable: after activation ${i + 1}`));
+		const since = Date.now();
+		await until('two scheduled polls', 2 * MINUTE, () => (pollStarts(sandbox, since).length >= 2 ? true : undefined), 250);
+		await sleep(5000);
+		const early = tally(afterActivation, deliveries(await executions(stack.publicApi, workflowId, true)));
+		figure('durable cursors: jobs failed between activation and the first scheduled poll', {
+			failed: afterActivation.length,
+			delivered: afterActivation.length - early.missed.length,
+		});
+		const { fresh, afterRetry } = await crashLoop(run, stack, 'durable', workflowId, afterActivation, {
+			activationPoll: false,
+			title: 'durable cursors',
+		});
+		// The durable guarantee: every event is either delivered or held by a crashed execution that Retry runs.
+		expect((afterRetry ?? fresh).missed).toEqual([]);
+		expect(fresh.unknown).toEqual([]);
+	}), 15 * MINUTE);
+});
