@@ -1,13 +1,59 @@
+/**
+ * Three layers, each a jest project: `npm run test:unit`, `test:integration`, `test:e2e`. `npm test` runs them
+ * and the queue suite (jest.queue.config.js) through scripts/test.ts. The type check runs once
+ * (`npm run typecheck`), so jest only strips types (@swc/jest).
+ * - unit: pure logic, no server, no n8n-core engine, no child process: seconds.
+ * - integration: the nodes through n8n-core and the sandbox over real HTTP on 127.0.0.1; hostile servers.
+ * - e2e: real n8n (installed into .n8n-cache by `npm run n8n:install`), the packed package, the install routes.
+ */
+const transform = {
+	'^.+\\.ts$': [
+		'@swc/jest',
+		{
+			jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+			module: { type: 'commonjs' },
+			sourceMaps: 'inline',
+		},
+	],
+};
+
+/** The unit layer: test/unit and the pure test files written before the layers (folders end with /). */
+const UNIT = [
+	'test/unit/',
+	'test/layout/',
+	'test/scripts/',
+	'test/editor/',
+	'test/trigger/items.test.ts',
+	'test/node/job/jobJson.test.ts',
+	'test/hardening/raceAbort.test.ts',
+];
+const E2E = ['test/e2e/', 'test/install/'];
+/** Runs alone, after the rest: jest.queue.config.js. */
+const QUEUE = ['test/queue/'];
+
+const glob = (paths) => paths.map((p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`);
+const ignore = (paths) => ['/node_modules/', ...paths.map((p) => `<rootDir>/${p}`)];
+const TIMEOUT = 60000;
+
+const project = (displayName, options) => ({
+	displayName,
+	testEnvironment: 'node',
+	transform,
+	testTimeout: TIMEOUT,
+	...options,
+});
+
 /** @type {import('jest').Config} */
 module.exports = {
-	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
-	// test/queue runs in its own jest invocation (jest.queue.config.js, `npm run test:queue`).
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/queue/'],
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.check.json' }],
-	},
+	projects: [
+		project('unit', { testMatch: glob(UNIT) }),
+		project('integration', {
+			testMatch: ['<rootDir>/test/**/*.test.ts'],
+			testPathIgnorePatterns: ignore([...UNIT, ...E2E, ...QUEUE]),
+		}),
+		project('e2e', { testMatch: glob(E2E) }),
+	],
 	maxWorkers: 2,
-	testTimeout: 60000,
+	testTimeout: TIMEOUT,
 };
+module.exports.transform = transform;

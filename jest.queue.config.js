@@ -1,14 +1,16 @@
 /**
- * The queue-mode e2e suite (test/queue): real n8n with Postgres, Redis, main and workers. Run after the main
- * jest run by `npm test`, or alone with `npm run test:queue`; one file, in band.
+ * The queue-mode e2e suites (test/queue): real n8n with Postgres, Redis, main and workers. `npm test` runs
+ * them (scripts/test.ts), or alone with `npm run test:queue`. Three files, side by side: each starts its own
+ * stack, and most of their time is spent waiting for polls.
  */
-const base = require('./jest.config.js');
+const { transform } = require('./jest.config.js');
 
 /** @type {import('jest').Config} */
 module.exports = {
-	...base,
+	testEnvironment: 'node',
+	transform,
 	roots: ['<rootDir>/test/queue'],
-	testPathIgnorePatterns: ['/node_modules/'],
-	maxWorkers: 1,
+	globalSetup: '<rootDir>/test/queue/globalSetup.js',
+	maxWorkers: 3,
 	testTimeout: 10 * 60 * 1000,
 };

@@ -27,9 +27,9 @@ import { n8nInstallDir } from '../../scripts/n8n/paths';
 import { TestCredentialsHelper, applyAuthenticate } from '../../test/harness/credentials';
 import { additionalDataFor, nodeTypes as ourNodeTypes } from '../../test/harness/engine';
 
-export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
-export const HEADER_AUTH_TYPE = 'httpHeaderAuth';
-export const HEADER_AUTH_ID = 'cred-header-1';
+const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
+const HEADER_AUTH_TYPE = 'httpHeaderAuth';
+const HEADER_AUTH_ID = 'cred-header-1';
 
 /**
  * The test credentials helper (our OAuth2 credential, token kept between executions) plus a Header Auth

@@ -12,7 +12,7 @@ import type { TriggerConfig } from './config';
 import type { ServiceClock } from './watch';
 import { isAheadOf, serviceClock, startCursor, timeOf } from './watch';
 
-export const NEWEST_FIRST = '-updatedAt';
+const NEWEST_FIRST = '-updatedAt';
 
 function checkJob(ctx: IPollFunctions, job: Job): void {
 	const updatedAt = job?.attributes?.updatedAt;
@@ -25,7 +25,7 @@ function checkJob(ctx: IPollFunctions, job: Job): void {
 }
 
 /** Checks that every job matches each `filter[...]` the trigger asked for (see listChecks.ts). */
-export function checkFilters(ctx: IPollFunctions, jobs: Job[], qs: IDataObject): void {
+function checkFilters(ctx: IPollFunctions, jobs: Job[], qs: IDataObject): void {
 	const check = filterChecker(ctx, qs);
 	for (const job of jobs) check(job);
 }
@@ -78,7 +78,7 @@ async function listPage(
  * The service's time as of its latest answer in this poll (its Date header, plus the local time elapsed
  * since), or the local clock when it sent no Date header.
  */
-export function clockOf(ctx: IPollFunctions): ServiceClock {
+function clockOf(ctx: IPollFunctions): ServiceClock {
 	const local = Date.now();
 	const seen = serverClockOf(ctx);
 	return seen ? serviceClock(seen.server + (local - seen.local), true) : serviceClock(local, false);

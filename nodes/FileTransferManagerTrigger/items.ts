@@ -39,11 +39,8 @@ async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promis
 	}
 }
 
-/** The summary the trigger attaches (the action node outputs the same with Simplify on). */
-export { jobSummary as transferSummary };
-
 /** Keys the trigger adds after a job's attributes (Attach Errors, Attach Transfer Summary). */
-export const TRIGGER_OUTPUT_KEYS = [
+const TRIGGER_OUTPUT_KEYS = [
 	'aheadOfServiceClock',
 	'errors',
 	'errorsTotal',

@@ -24,7 +24,7 @@ export function timeOf(timestamp: string): number {
  * of the service's time, and changes stamped in that gap are missed (as before this check existed). So
  * the tolerance is kept small: the most a single bad stamp can hide is 10 seconds of changes.
  */
-export const CLOCK_TOLERANCE_MS = 10_000;
+const CLOCK_TOLERANCE_MS = 10_000;
 
 /** The service's time during a poll, as the first page's answer showed it. */
 export interface ServiceClock {

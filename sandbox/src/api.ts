@@ -146,7 +146,7 @@ export interface SandboxFaults {
 }
 
 /** Deviation modes (names as for `--deviate`); `set` replaces, `add` adds; both throw on an unknown mode. */
-export interface SandboxDeviations {
+interface SandboxDeviations {
 	set(list: string[] | string): string[];
 	add(list: string[] | string): string[];
 	list(): string[];
@@ -176,7 +176,7 @@ export interface Sandbox {
 	close(): Promise<void>;
 }
 
-export interface SandboxDataInfo {
+interface SandboxDataInfo {
 	dataDir: string;
 	/** The database file; null when the state lives in memory (no dataDir given). */
 	database: string | null;

@@ -15,7 +15,7 @@ const sameText = (a: string, b: string): boolean => {
 };
 
 /** Tokens are kept (in memory and on disk) only as their SHA-256, never as issued. */
-export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('base64url');
+const tokenHash = (token: string): string => createHash('sha256').update(token).digest('base64url');
 
 /** OAuth 2.0 client-credentials issuer and bearer-token check (RFC 6749, RFC 6750). */
 export class Auth {

@@ -50,11 +50,11 @@ export const KNOWN_FILTERS: Record<string, readonly string[]> = {
 };
 
 /** Extra job status of `extra-status` when no name is given. */
-export const DEFAULT_EXTRA_STATUS = 'analyzing';
+const DEFAULT_EXTRA_STATUS = 'analyzing';
 /** How long a job stays in the extra status, in ms at speed 1 (divided by the speed like every stage). */
-export const EXTRA_STATUS_MS = 2 * TIMING.stageMs;
+const EXTRA_STATUS_MS = 2 * TIMING.stageMs;
 /** Attributes `extra-attributes` adds to every resource. */
-export const EXTRA_ATTRIBUTES = { 'x-region': 'eu-central-1', labels: { env: 'sandbox' } } as const;
+const EXTRA_ATTRIBUTES = { 'x-region': 'eu-central-1', labels: { env: 'sandbox' } } as const;
 /** Version `root-shape` reports under meta.version. */
 export const ROOT_SHAPE_VERSION = '2024-06-01';
 

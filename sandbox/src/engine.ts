@@ -473,7 +473,7 @@ export class Engine {
 }
 
 /** `<name>_copy-<n>.<ext>` (split at the last dot) with the smallest free n from 1. */
-export function freeCopyName(storage: StorageRecord, storagePath: string): string {
+function freeCopyName(storage: StorageRecord, storagePath: string): string {
 	const dir = path.posix.dirname(storagePath);
 	const base = path.posix.basename(storagePath);
 	const dot = base.lastIndexOf('.');

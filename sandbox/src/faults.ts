@@ -12,7 +12,7 @@ const CHAOS_DEFAULT_KINDS: FaultKind[] = [
 	'wrong-content-type',
 ];
 
-export const FAULT_KINDS: FaultKind[] = [...CHAOS_DEFAULT_KINDS, 'slow', 'expire-token'];
+const FAULT_KINDS: FaultKind[] = [...CHAOS_DEFAULT_KINDS, 'slow', 'expire-token'];
 
 /** The fault chosen for one request, with its parameters. */
 export interface Fault {

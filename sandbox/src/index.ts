@@ -23,8 +23,8 @@ export { DEMO_IDS };
 export { SandboxDataError, DB_FILE } from './persist';
 export type * from './api';
 
-export const DEFAULT_CLIENT_ID = 'sandbox-client';
-export const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
+const DEFAULT_CLIENT_ID = 'sandbox-client';
+const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
 
 /** Starts the sandbox server on 127.0.0.1 and resolves once it listens. */
 /** The counts of a start that created its state (or keeps it in memory). */

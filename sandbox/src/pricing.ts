@@ -13,7 +13,7 @@ export const TIMING = {
 	throughput: 20 * 1024 * 1024,
 };
 
-export const PRICING = {
+const PRICING = {
 	currency: 'USD',
 	/** Flat fee per job. */
 	jobFee: 0.01,
@@ -45,7 +45,7 @@ export function estimateCost(
 }
 
 /** Bytes per second a job transfers with. */
-export const effectiveRate = (transferRateLimit: number | null): number =>
+const effectiveRate = (transferRateLimit: number | null): number =>
 	transferRateLimit ? Math.min(transferRateLimit, TIMING.throughput) : TIMING.throughput;
 
 /** Milliseconds (at speed 1) that transferring one file of `size` bytes takes. */

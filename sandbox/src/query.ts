@@ -43,7 +43,7 @@ function comparable(value: unknown): unknown {
 }
 
 /** Getter for `id` or an attribute path with dots, e.g. `stats.startedAt`, on a JSON:API resource. */
-export function resourceGetter(path: string): Getter<{ id: string; attributes: object }> {
+function resourceGetter(path: string): Getter<{ id: string; attributes: object }> {
 	if (path === 'id') return (r) => r.id;
 	const parts = path.split('.');
 	if (parts.length === 1) {
@@ -114,7 +114,7 @@ export class CursorCodec {
 const invalidPage = (detail: string) => apiError(400, 'invalid-page', detail);
 
 /** Reads page[limit] (default 20, 1..100) and page[after]; other page[...] keys are refused. */
-export function parsePage(params: URLSearchParams): { limit: number; after: string | null } {
+function parsePage(params: URLSearchParams): { limit: number; after: string | null } {
 	let limit = PAGE_LIMIT_DEFAULT;
 	let after: string | null = null;
 	for (const [key, value] of params) {

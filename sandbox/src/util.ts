@@ -33,7 +33,7 @@ export function seededRandom(seed: number): () => number {
 export const md5Hex = (data: Buffer): string => createHash('md5').update(data).digest('hex');
 
 /** Part size the sandbox's object storage uses for multipart uploads. */
-export const MULTIPART_PART_SIZE = 8 * 1024 * 1024;
+const MULTIPART_PART_SIZE = 8 * 1024 * 1024;
 
 /**
  * S3-style ETag: the quoted md5 for a single-part object; for a multipart object the md5 of the parts'

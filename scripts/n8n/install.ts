@@ -181,7 +181,9 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 	};
 	log(`npm install n8n@${version} --ignore-scripts into ${dir} (3-4 minutes, about 2.2 GB)`);
 	// Scripts off: one optional native module downloads sources from outside the registry at build time.
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], {
+	// --prefer-offline: the package data npm's cache holds is used without asking the registry again (what it
+	// lacks is still fetched): with a warm cache, resolving n8n's 1,500 packages takes seconds, not minutes.
+	await run('npm', ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'], {
 		cwd: dir,
 		env,
 		log,

@@ -2,7 +2,7 @@
  * Reusable pieces for running real n8n with this package installed: used by `npm start`, the e2e tests
  * and the screenshot script.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -47,11 +47,6 @@ let shuttingDown = false;
 export async function shutdownManaged(graceMs = 10000): Promise<void> {
 	shuttingDown = true;
 	await Promise.all([...running].map((proc) => proc.stop(graceMs)));
-}
-
-/** Whether shutdownManaged() was called. */
-export function isShuttingDown(): boolean {
-	return shuttingDown;
 }
 
 function installExitHook(): void {
@@ -339,7 +334,7 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
  * Whether the installed n8n (this process's version) has a backend module of that name, i.e. whether
  * N8N_ENABLED_MODULES / N8N_DISABLED_MODULES may name it: n8n exits with 'Unknown module "<name>"' otherwise.
  */
-export function n8nHasModule(name: string, version: string = N8N_VERSION): boolean {
+function n8nHasModule(name: string, version: string = N8N_VERSION): boolean {
 	const file = path.join(n8nInstallDir(version), 'node_modules', '@n8n', 'backend-common', 'dist', 'modules', 'modules.config.js');
 	try {
 		return fs.readFileSync(file, 'utf8').includes(`'${name}'`);
@@ -571,7 +566,7 @@ export async function ensureOwner(url: string, owner: OwnerAccount): Promise<{ c
 }
 
 /** Logs in with email and password. */
-export async function login(url: string, email: string, password: string): Promise<RestClient> {
+async function login(url: string, email: string, password: string): Promise<RestClient> {
 	try {
 		const res = await request(`${url}/rest/login`, 'POST', {}, { emailOrLdapLoginId: email, password });
 		return new RestClient(url, authCookie(res.headers));
@@ -600,7 +595,7 @@ export async function createApiKey(rest: RestClient, label: string): Promise<str
 }
 
 /** Whether an API key works. */
-export async function apiKeyWorks(url: string, apiKey: string): Promise<boolean> {
+async function apiKeyWorks(url: string, apiKey: string): Promise<boolean> {
 	try {
 		await new PublicApiClient(url, apiKey).call('GET', '/workflows?limit=1');
 		return true;
@@ -829,7 +824,7 @@ export interface RunResult {
 }
 
 /** Finds the run JSON in `n8n execute` output: it follows the log lines, pretty-printed from a lone "{". */
-export function parseExecuteOutput(output: string): RunResult | undefined {
+function parseExecuteOutput(output: string): RunResult | undefined {
 	const lines = output.split('\n');
 	for (let start = 0; start < lines.length; start++) {
 		if (lines[start].trimEnd() !== '{') continue;
@@ -986,9 +981,4 @@ export async function startSandboxProcess(options: SandboxCliOptions, timeoutMs 
 /** A fresh temporary folder. */
 export function tempDir(prefix: string): string {
 	return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
-
-/** Size of a folder in bytes (du). */
-export function folderBytes(dir: string): number {
-	return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
 }

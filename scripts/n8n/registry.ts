@@ -21,7 +21,7 @@ import { PACKAGE_NAME, freePort, runCommand, spawnGroup, untilServing, type Mana
 import { withCacheLock } from './cacheLock';
 import { cacheRoot, findNodeRuntime, projectRoot } from './paths';
 
-export const VERDACCIO_VERSION = '6.10.4';
+const VERDACCIO_VERSION = '6.10.4';
 const SPEC_DIR = path.join(projectRoot, 'scripts', 'verdaccio');
 const MARKER = '.verdaccio-install.json';
 
@@ -29,7 +29,7 @@ type Log = (line: string) => void;
 const defaultLog: Log = (line) => process.stderr.write(`[registry] ${line}\n`);
 
 /** Where Verdaccio is installed: .n8n-cache/verdaccio-<version>. */
-export function verdaccioDir(): string {
+function verdaccioDir(): string {
 	return path.join(cacheRoot, `verdaccio-${VERDACCIO_VERSION}`);
 }
 
@@ -54,7 +54,7 @@ function installed(dir = verdaccioDir()): boolean {
 }
 
 /** Installs Verdaccio into the cache unless it is there; returns its folder. */
-export async function ensureVerdaccio(log: Log = defaultLog): Promise<string> {
+async function ensureVerdaccio(log: Log = defaultLog): Promise<string> {
 	const dir = verdaccioDir();
 	if (installed(dir)) return dir;
 	fs.mkdirSync(cacheRoot, { recursive: true });

@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
 	method: string;
 	/** Path and query as the client sent them (before the prefix is stripped). */
 	url: string;

@@ -20,6 +20,7 @@ import {
 	type RunResult,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
+import { sandboxApiVersion } from './helpers/sandboxApi';
 import { prepareUserFolder } from './helpers/userFolder';
 import { CHECKS } from '../../nodes/FileTransferManager/actions/api/checkCompatibility.operation';
 
@@ -79,18 +80,6 @@ function checkWorkflow(targets: Target[]): WorkflowJson {
 	};
 }
 
-/** The API version as the sandbox itself reports it (token, then GET /), fetched without n8n. */
-async function apiVersionOf(sandbox: Sandbox): Promise<string> {
-	const tokenRes = await fetch(`${sandbox.baseUrl}/oauth/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: sandbox.clientId, client_secret: sandbox.clientSecret }),
-	});
-	const { access_token: token } = (await tokenRes.json()) as { access_token: string };
-	const res = await fetch(`${sandbox.baseUrl}/`, { headers: { authorization: `Bearer ${token}` } });
-	return ((await res.json()) as { meta: { apiVersion: string } }).meta.apiVersion;
-}
-
 async function target(name: string, deviations: string[]): Promise<Target> {
 	const clientId = `compat-e2e-${randomId()}`;
 	const sandbox = await startSandbox({ port: 0, clientId, clientSecret: `secret-${randomId()}`, speed: 1000, deviations });
@@ -141,7 +130,7 @@ test('against the contract: one item per check of the node, in its order, every 
 	expect(checks.filter((c) => c.result !== 'pass').map(shown)).toEqual([]);
 	expect(checks.filter((c) => typeof c.observed !== 'string' || c.observed === '')).toEqual([]);
 	// The root check read the API version this sandbox states.
-	expect(checks.find((c) => c.check === 'root')!.observed).toContain(await apiVersionOf(sandbox));
+	expect(checks.find((c) => c.check === 'root')!.observed).toContain(await sandboxApiVersion(sandbox));
 	// n8n's token request, GETs and the one PATCH of a job that does not exist (answered 404).
 	const writes = sandbox.requests.all().filter((r) => r.method !== 'GET' && r.path !== '/oauth/token');
 	expect(writes.map((r) => `${r.method} ${r.route} ${r.status}`)).toEqual(['PATCH /jobs/{id} 404']);

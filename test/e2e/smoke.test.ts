@@ -26,6 +26,7 @@ import {
 	type RestClient,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
+import { sandboxApiVersion } from './helpers/sandboxApi';
 import { prepareUserFolder } from './helpers/userFolder';
 
 const MINUTE = 60 * 1000;
@@ -36,19 +37,6 @@ let workDir: string;
 let userFolder: string;
 let sandbox: Sandbox;
 const credential = { id: randomId(), name: 'File Transfer Manager (e2e)' };
-
-/** The API version as the sandbox itself reports it (token, then GET /), fetched without n8n. */
-async function sandboxApiVersion(): Promise<string> {
-	const tokenRes = await fetch(`${sandbox.baseUrl}/oauth/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET }),
-	});
-	const { access_token: token } = (await tokenRes.json()) as { access_token: string };
-	const res = await fetch(`${sandbox.baseUrl}/`, { headers: { authorization: `Bearer ${token}` } });
-	const body = (await res.json()) as { meta: { apiVersion: string } };
-	return body.meta.apiVersion;
-}
 
 function getVersionWorkflow(): WorkflowJson {
 	return {
@@ -114,7 +102,7 @@ describe('headless run in real n8n', () => {
 
 		const items = nodeOutput(result.run, 'Get Version');
 		expect(items).toHaveLength(1);
-		expect(items[0].apiVersion).toBe(await sandboxApiVersion());
+		expect(items[0].apiVersion).toBe(await sandboxApiVersion(sandbox));
 	}, 10 * MINUTE);
 });
 

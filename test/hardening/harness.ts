@@ -4,7 +4,7 @@
  * the sandbox holds.
  */
 import * as path from 'node:path';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { LoggerProxy } from 'n8n-workflow';
 
 import type { Group, Job, User } from '../../nodes/FileTransferManager/api/types';
@@ -87,7 +87,7 @@ export function captureLogs(): LogCapture {
 // Secrets
 
 /** JSON of anything, cycles and Error objects included (message, stack, own properties, cause). */
-export function safeStringify(value: unknown): string {
+function safeStringify(value: unknown): string {
 	const seen = new WeakSet<object>();
 	const replacer = (_key: string, current: unknown): unknown => {
 		if (current instanceof Error) {
@@ -219,8 +219,8 @@ export interface Snapshot {
 	groups: Map<string, string>;
 }
 
-export type Collection = keyof Snapshot;
-export const COLLECTIONS: Collection[] = ['jobs', 'users', 'groups'];
+type Collection = keyof Snapshot;
+const COLLECTIONS: Collection[] = ['jobs', 'users', 'groups'];
 
 function withoutVolatile(attributes: object): string {
 	const { updatedAt: _updatedAt, stats: _stats, ...rest } = attributes as Record<string, unknown>;
@@ -287,9 +287,4 @@ export async function settle(sandbox: Sandbox, staticJobs: Set<string>, timeoutM
 		if (Date.now() > deadline) throw new Error(`Jobs still moving: ${moving.map((job) => job.id).join(', ')}`);
 		await sleepMs(5);
 	}
-}
-
-/** Parameters of the action node for one resource and operation. */
-export function nodeParameters(resource: string, operation: string, rest: INodeParameters = {}): INodeParameters {
-	return { resource, operation, ...rest };
 }

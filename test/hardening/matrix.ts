@@ -24,7 +24,7 @@ import {
 	uniq,
 } from './harness';
 
-export type FaultId =
+type FaultId =
 	| 'none'
 	| '429 with Retry-After'
 	| '429 without Retry-After'
@@ -38,11 +38,11 @@ export type FaultId =
 	| 'wrong content type';
 
 /** Retry-After of the 429 cells, in seconds, and the delay of the slow cells (timeout is 1 s). */
-export const RETRY_AFTER_SECONDS = 1;
-export const SLOW_DELAY_MS = 1500;
+const RETRY_AFTER_SECONDS = 1;
+const SLOW_DELAY_MS = 1500;
 
 /** The columns, in order ('none' first: it is the reference of its row). */
-export const FAULT_IDS: FaultId[] = [
+const FAULT_IDS: FaultId[] = [
 	'none',
 	'429 with Retry-After',
 	'429 without Retry-After',
@@ -56,7 +56,7 @@ export const FAULT_IDS: FaultId[] = [
 	'wrong content type',
 ];
 
-export const FAULTS: Record<FaultId, Omit<FaultRule, 'method' | 'path'> | null> = {
+const FAULTS: Record<FaultId, Omit<FaultRule, 'method' | 'path'> | null> = {
 	none: null,
 	'429 with Retry-After': { kind: 'rate-limit', retryAfterSeconds: RETRY_AFTER_SECONDS },
 	'429 without Retry-After': { kind: 'rate-limit' },
@@ -77,10 +77,10 @@ export const FAULTS: Record<FaultId, Omit<FaultRule, 'method' | 'path'> | null> 
  * - unclear, nothing: a clear "may or may not have been" error; the POST was sent once; nothing changed
  *   (the sandbox did not carry it out).
  */
-export type Outcome = 'ok' | 'recovered' | 'unclear, nothing';
+type Outcome = 'ok' | 'recovered' | 'unclear, nothing';
 
 /** THE expectation table: fault × kind of operation. */
-export const EXPECTED: Record<FaultId, Record<OpKind, Outcome>> = {
+const EXPECTED: Record<FaultId, Record<OpKind, Outcome>> = {
 	//                                          read        write       create                trigger
 	none: /*                              */ { read: 'ok', write: 'ok', create: 'ok', trigger: 'ok' },
 	'429 with Retry-After': /*            */ { read: 'ok', write: 'ok', create: 'ok', trigger: 'ok' },
@@ -96,7 +96,7 @@ export const EXPECTED: Record<FaultId, Record<OpKind, Outcome>> = {
 };
 
 /** Request Options of every cell: 1 s timeout, 3 repeats, short waits (the 429 column waits the full Retry-After). */
-export function requestOptionsFor(fault: FaultId): IDataObject {
+function requestOptionsFor(fault: FaultId): IDataObject {
 	return { timeout: 1, maxRetries: 3, maxRetryWait: fault === '429 with Retry-After' ? 5 : 0.05 };
 }
 
@@ -108,7 +108,7 @@ interface Env extends MatrixEnv {
 }
 
 /** Starts a sandbox for the calling test file, with more than one page of jobs, users and groups. */
-export function useMatrixEnv(): Env {
+function useMatrixEnv(): Env {
 	const env = { reference: new Map(), staticJobs: new Set<string>() } as unknown as Env;
 	beforeAll(async () => {
 		env.logs = captureLogs();

@@ -428,9 +428,3 @@ export const TRIGGER: OpSpec<IDataObject> = {
 		expect(sorted(delivered)).toEqual(sorted((ctx.jobIds as string[]).map((id) => `${id}:finished`)));
 	},
 };
-
-export function operation(name: string): OpSpec<IDataObject> {
-	const found = [...OPERATIONS, TRIGGER].find((op) => op.name === name);
-	if (!found) throw new Error(`No operation ${name}`);
-	return found;
-}

@@ -27,10 +27,10 @@ export const TRIGGER_TYPE = 'n8n-nodes-file-transfer-manager.fileTransferManager
 /** Name of the upstream node in runWorkflow's two-node workflows. */
 export const UPSTREAM_NAME = 'Input';
 /** Name of the action node in every workflow the harness builds. */
-export const NODE_NAME = 'File Transfer Manager';
+const NODE_NAME = 'File Transfer Manager';
 
 /** A stand-in upstream node: outputs the items in its `items` parameter (a JSON array of objects). */
-export const INPUT_TYPE = 'test.input';
+const INPUT_TYPE = 'test.input';
 
 class TestInput implements INodeType {
 	description: INodeTypeDescription = {
@@ -129,7 +129,7 @@ export interface NodeRunOptions {
 	cancelAfterMs?: number;
 }
 
-export type RunError = Error & { description?: string; context?: IDataObject; httpCode?: string | null };
+type RunError = Error & { description?: string; context?: IDataObject; httpCode?: string | null };
 
 export interface NodeRunResult {
 	/** Output items of the node's first output; empty when the node failed. */

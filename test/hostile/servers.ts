@@ -24,7 +24,7 @@ export interface Recorded {
 /** Everything any hostile server received in this test file (for the secret search). */
 export const traffic: Recorded[] = [];
 
-export type Handler = (
+type Handler = (
 	req: http.IncomingMessage,
 	res: http.ServerResponse,
 	body: string,

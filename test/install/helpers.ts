@@ -29,8 +29,8 @@ export const MINUTE = 60 * 1000;
 /** The preload that lets n8n use a registry other than the public one (see its own comment). */
 export const LICENSE_PRELOAD = path.join(__dirname, 'custom-registry-licensed.cjs');
 export const PRELOAD_LINE = '[install-route test preload] License.isCustomNpmRegistryEnabled() answers true';
-export const UNKNOWN_JOB = '0d0d0d0d-0000-4000-8000-000000000000';
-export const GOOD_JOB = DEMO_IDS.jobIds.copied;
+const UNKNOWN_JOB = '0d0d0d0d-0000-4000-8000-000000000000';
+const GOOD_JOB = DEMO_IDS.jobIds.copied;
 
 export interface Stack {
 	rest: RestClient;
@@ -234,17 +234,6 @@ export function items(execution: Execution, node: string, output = 0): Array<Rec
 	return (execution.data?.resultData.runData[node]?.[0]?.data?.main?.[output] ?? []).map((item) => item.json);
 }
 
-/** The API version the sandbox reports, asked directly (token, then GET /). */
-export async function sandboxApiVersion(sandbox: Sandbox): Promise<string> {
-	const tokenRes = await fetch(`${sandbox.baseUrl}/oauth/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: sandbox.clientId, client_secret: sandbox.clientSecret }),
-	});
-	const { access_token: token } = (await tokenRes.json()) as { access_token: string };
-	const res = await fetch(`${sandbox.baseUrl}/`, { headers: { authorization: `Bearer ${token}` } });
-	return ((await res.json()) as { meta: { apiVersion: string } }).meta.apiVersion;
-}
 
 /**
  * The node types of this package that n8n knows (the editor's node-type list), without the "…Tool" variants

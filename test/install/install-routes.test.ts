@@ -31,7 +31,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { ensureChromium } from '../../scripts/n8n/browser';
+import { ensureChromium } from '../../scripts/n8n/chromium';
 import { ensureN8nInstalled } from '../../scripts/n8n/install';
 import {
 	NODE_TYPE,
@@ -60,12 +60,12 @@ import {
 	packageErrors,
 	packageNodeTypes,
 	readLog,
-	sandboxApiVersion,
 	sandboxCredential,
 	setUpOwner,
 	slowRest,
 	versionWorkflow,
 } from './helpers';
+import { sandboxApiVersion } from '../e2e/helpers/sandboxApi';
 
 const SHOTS = path.join(projectRoot, 'tmp', 'install');
 const say = (line: string) => process.stderr.write(`[install routes] ${line}\n`);

@@ -1,7 +1,7 @@
 import { type Sandbox, startSandbox } from '../../sandbox/src/index';
 import type { SandboxOptions } from '../../sandbox/src/api';
 
-export interface Res {
+interface Res {
 	status: number;
 	headers: Headers;
 	body: any;

@@ -18,8 +18,8 @@ import type {
 } from '../../nodes/FileTransferManager/api/types';
 
 export const JSONAPI = 'application/vnd.api+json';
-export const NOT_FOUND_TITLE = 'Entity Not Found';
-export const NOT_FOUND_DETAIL = 'The requested entity was not found.';
+const NOT_FOUND_TITLE = 'Entity Not Found';
+const NOT_FOUND_DETAIL = 'The requested entity was not found.';
 
 // Response bodies are checked field by field in the tests; `any` keeps those checks short.
 export type Res = AxiosResponse<any>;
@@ -38,7 +38,7 @@ export interface RequestOptions {
 }
 
 /** Builds a query string; keys and values are percent-encoded (brackets included). */
-export function queryString(query: Record<string, string | number | boolean> | undefined): string {
+function queryString(query: Record<string, string | number | boolean> | undefined): string {
 	if (!query) return '';
 	const parts = Object.entries(query).map(
 		([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`,
@@ -237,7 +237,7 @@ export function jobBody(attributes: Record<string, unknown>): unknown {
 }
 
 /** Storage type of a storage, as the sandbox holds it. */
-export function storageType(h: Harness, storageId: string): StorageType {
+function storageType(h: Harness, storageId: string): StorageType {
 	const s = h.sb.state.storages().find((x) => x.id === storageId);
 	if (!s) throw new Error(`no storage ${storageId}`);
 	return s.attributes.type;

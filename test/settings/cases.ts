@@ -8,7 +8,7 @@ import { DEMO_IDS } from '../../sandbox/src';
 import type { FaultRule, Sandbox } from '../../sandbox/src/api';
 
 /** A UUID no record of the sandbox has. */
-export const UNKNOWN = '0d0d0d0d-0000-4000-8000-000000000000';
+const UNKNOWN = '0d0d0d0d-0000-4000-8000-000000000000';
 
 /** A resource locator, By ID, whose value is an expression. */
 export const rlExpr = (expression: string) => ({ __rl: true, mode: 'id', value: `={{ ${expression} }}` });

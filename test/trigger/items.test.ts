@@ -2,7 +2,8 @@ import type { INode, IPollFunctions } from 'n8n-workflow';
 
 import type { Job } from '../../nodes/FileTransferManager/api/types';
 import type { TriggerConfig } from '../../nodes/FileTransferManagerTrigger/config';
-import { toItems, transferSummary } from '../../nodes/FileTransferManagerTrigger/items';
+import { jobSummary } from '../../nodes/FileTransferManager/helpers/summary';
+import { toItems } from '../../nodes/FileTransferManagerTrigger/items';
 
 const node: INode = {
 	id: 'n',
@@ -76,7 +77,7 @@ describe('attached errors', () => {
 
 describe('transfer summary', () => {
 	it('describes a dry run by its scope and estimated cost', () => {
-		expect(transferSummary(job)).toMatchObject({
+		expect(jobSummary(job)).toMatchObject({
 			filesCount: 4,
 			remainingCount: 4,
 			percentDone: 0,

@@ -30,16 +30,14 @@ export const RETRIEVAL_TYPES = ['standard', 'bulk', 'expedited'] as const;
 export type RetrievalType = (typeof RETRIEVAL_TYPES)[number];
 
 export const RULE_TYPES = ['name'] as const;
-export type RuleType = (typeof RULE_TYPES)[number];
+type RuleType = (typeof RULE_TYPES)[number];
 
 export const RULE_CONDITIONS = ['ends-with', 'matches'] as const;
-export type RuleCondition = (typeof RULE_CONDITIONS)[number];
+type RuleCondition = (typeof RULE_CONDITIONS)[number];
 
-export const FAILURE_CONDITION_TYPES = ['error-count'] as const;
-export type FailureConditionType = (typeof FAILURE_CONDITION_TYPES)[number];
+type FailureConditionType = 'error-count';
 
-export const JOB_ERROR_EVENTS = ['error', 'warning'] as const;
-export type JobErrorEvent = (typeof JOB_ERROR_EVENTS)[number];
+type JobErrorEvent = 'error' | 'warning';
 
 /** `job-transfers.status`: 0 transferred, 1 skipped, -1 failed. */
 export const TRANSFER_STATUS = { transferred: 0, skipped: 1, failed: -1 } as const;
@@ -57,14 +55,14 @@ export const RESOURCE_TYPES = [
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** ISO 8601 UTC timestamp with milliseconds. */
-export type Timestamp = string;
+type Timestamp = string;
 
 export interface Timestamps {
 	createdAt: Timestamp;
 	updatedAt: Timestamp;
 }
 
-export interface AccountAttributes extends Timestamps {
+interface AccountAttributes extends Timestamps {
 	name: string;
 }
 
@@ -75,7 +73,7 @@ export interface GroupAttributes extends Timestamps {
 	name: string;
 }
 
-export interface UserAttributes extends Timestamps {
+interface UserAttributes extends Timestamps {
 	accountId: string;
 	/** @deprecated in favour of accountId; the contract returns both. */
 	deploymentId: string;
@@ -86,14 +84,14 @@ export interface UserAttributes extends Timestamps {
 	timezone: string | null;
 }
 
-export interface JobSource {
+interface JobSource {
 	type: StorageType;
 	id: string;
 	path: string | null;
 	retrievalType?: RetrievalType;
 }
 
-export interface JobTarget {
+interface JobTarget {
 	id: string;
 	path: string | null;
 	type?: StorageType;
@@ -170,14 +168,14 @@ export interface JobAttributes extends Timestamps {
 	stats: JobStats;
 }
 
-export interface JobTransferAttributes {
+interface JobTransferAttributes {
 	path: string;
 	status: TransferStatus;
 	size: number;
 	hash: { md5: string; s3Etag: string };
 }
 
-export interface JobErrorAttributes {
+interface JobErrorAttributes {
 	sourcePath: string;
 	message: string;
 	timestamp: Timestamp;
@@ -196,14 +194,14 @@ export interface ObjectAwsStorageMetadata {
 	storageClass: string;
 }
 
-export interface StorageCapacity {
+interface StorageCapacity {
 	bytesUsed: number;
 	fileCount: number;
 	/** Present for `file` storages, absent for `object-aws`. */
 	bytesTotal?: number;
 }
 
-export interface StorageAttributes extends Timestamps {
+interface StorageAttributes extends Timestamps {
 	type: StorageType;
 	name: string;
 	status: string;
@@ -212,7 +210,7 @@ export interface StorageAttributes extends Timestamps {
 }
 
 /** Attributes by JSON:API resource type. */
-export interface AttributesByType {
+interface AttributesByType {
 	accounts: AccountAttributes;
 	groups: GroupAttributes;
 	users: UserAttributes;
@@ -222,14 +220,14 @@ export interface AttributesByType {
 	storages: StorageAttributes;
 }
 
-export interface Resource<T extends ResourceType> {
+interface Resource<T extends ResourceType> {
 	id: string;
 	type: T;
 	attributes: AttributesByType[T];
 }
 
 /** job-transfers records carry no id. */
-export interface JobTransferResource {
+export interface JobTransfer {
 	type: 'job-transfers';
 	attributes: JobTransferAttributes;
 }
@@ -239,7 +237,6 @@ export type Group = Resource<'groups'>;
 export type User = Resource<'users'>;
 export type Job = Resource<'jobs'>;
 export type JobError = Resource<'job-errors'>;
-export type JobTransfer = JobTransferResource;
 export type Storage = Resource<'storages'>;
 
 export type AnyResource = Account | Group | User | Job | JobError | JobTransfer | Storage;
@@ -248,7 +245,7 @@ export interface Document<T> {
 	data: T;
 }
 
-export interface PageMeta {
+interface PageMeta {
 	/** Opaque cursor for `page[after]`; null on the last page. */
 	after: string | null;
 	/** Count of all matching records. */
@@ -304,10 +301,6 @@ export interface ApiErrorObject {
 	source?: { pointer: string };
 }
 
-export interface ErrorDocument {
-	errors: ApiErrorObject[];
-}
-
 /** Page size limits of collection queries (docs/api-contract.md). */
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 100;
@@ -360,8 +353,7 @@ export interface UpdateBody<T extends ResourceType, A> {
 }
 
 /** Statuses a client may set with PATCH /jobs/{id}. */
-export const SETTABLE_JOB_STATUSES = ['paused', 'running', 'canceled'] as const satisfies readonly JobStatus[];
-export type SettableJobStatus = (typeof SETTABLE_JOB_STATUSES)[number];
+export type SettableJobStatus = Extract<JobStatus, 'paused' | 'running' | 'canceled'>;
 
 /** Filterable fields per collection (docs/api-contract.md: exact match on attributes, `id` included). */
 export const JOB_FILTER_FIELDS = [

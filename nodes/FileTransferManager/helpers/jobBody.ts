@@ -33,7 +33,7 @@ import {
  * A storage path: empty means the storage root (null); anything else must be absolute. Trailing slashes
  * are dropped so that the path compares equal to what the service returns.
  */
-export function storagePath(
+function storagePath(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
@@ -65,14 +65,14 @@ export function samePath(a: string | null | undefined, b: string | null | undefi
 }
 
 /** The choices of "Sync Conflict Handling": none (the API description's rule) or one of the API's values. */
-export const SYNC_CONFLICT_HANDLINGS = ['none', ...CONFLICT_HANDLINGS] as const;
+const SYNC_CONFLICT_HANDLINGS = ['none', ...CONFLICT_HANDLINGS] as const;
 
 /**
  * Conflict handling for a transfer type: required (skip, rename, overwrite) unless sync, where the
  * "Conflict Handling" field must be empty and "Sync Conflict Handling" decides: `none` (default, the API
  * description's rule: null for sync) or a value for deployments that require one for sync jobs too.
  */
-export function conflictHandlingFor(
+function conflictHandlingFor(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	transferType: TransferType,
@@ -193,7 +193,7 @@ export function additionalAttributesFrom(
 }
 
 /** Scope rules from the "Scope Rules" fixed collection; a `matches` value must compile as a regex. */
-export function scopeFrom(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): JobScope | undefined {
+function scopeFrom(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): JobScope | undefined {
 	const rules = ((raw as IDataObject | undefined)?.rules ?? []) as IDataObject[];
 	if (!Array.isArray(rules) || rules.length === 0) return undefined;
 	const parsed: ScopeRule[] = rules.map((rule, index) => {

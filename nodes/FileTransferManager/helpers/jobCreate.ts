@@ -60,7 +60,7 @@ export function jobDifferences(job: Job, sent: JobCreateAttributes): string[] {
 }
 
 /** Whether a job carries every attribute the create request sent (and only compares what was sent). */
-export function matchesSent(job: Job, sent: JobCreateAttributes): boolean {
+function matchesSent(job: Job, sent: JobCreateAttributes): boolean {
 	return jobDifferences(job, sent).length === 0;
 }
 

@@ -15,7 +15,7 @@ import { recordChecker } from './shape';
 import { invalidInput, requireOneOf } from './validate';
 import { perRun } from '../transport/perRun';
 
-export const IF_NAME_EXISTS = ['createAnother', 'useExisting', 'fail'] as const;
+const IF_NAME_EXISTS = ['createAnother', 'useExisting', 'fail'] as const;
 export type IfNameExists = (typeof IF_NAME_EXISTS)[number];
 
 const FIELD = 'If a Job With This Name Exists';
@@ -130,7 +130,7 @@ export interface OnceCreatedJob extends CreatedJob {
  * takes the newest such job with the same settings; one of this name with other settings fails the item
  * (it is not this item's job: e.g. a dry run of the same name). Call it in the item's turn.
  */
-export async function createJobOnce(
+async function createJobOnce(
 	ctx: IExecuteFunctions,
 	attributes: JobCreateAttributes,
 	mode: IfNameExists,

@@ -47,7 +47,7 @@ export function readSimplify(ctx: IExecuteFunctions, itemIndex: number): boolean
 }
 
 /** Keys Create and Run From Dry Run add to a job item; attributes of these names go under apiAttributes. */
-export const JOB_OUTPUT_KEYS = ['recoveredAfterAmbiguousError', 'reusedExistingJob', 'dryRunJobId', 'estimatedCost'] as const;
+const JOB_OUTPUT_KEYS = ['recoveredAfterAmbiguousError', 'reusedExistingJob', 'dryRunJobId', 'estimatedCost'] as const;
 
 /** The simplified job's attribute fields (all but `id`, `stats` and the added `summary`). */
 const SIMPLIFIED_ATTRIBUTES = SIMPLIFIED_JOB_FIELDS.filter((field) => field !== 'id' && field !== 'stats');

@@ -11,10 +11,10 @@ import { requestResource } from './shape';
 import { invalidInput, requireBoolean } from './validate';
 
 /** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */
-export const WAIT_END_STATUSES: readonly JobStatus[] = [...FINAL_JOB_STATUSES, 'stuck'];
+const WAIT_END_STATUSES: readonly JobStatus[] = [...FINAL_JOB_STATUSES, 'stuck'];
 
-export const DEFAULT_POLL_INTERVAL = 5;
-export const DEFAULT_MAX_WAIT = 3600;
+const DEFAULT_POLL_INTERVAL = 5;
+const DEFAULT_MAX_WAIT = 3600;
 
 /** "Wait for Completion" and its settings, for operations that start a job. */
 export const waitProperties: INodeProperties[] = [
@@ -101,10 +101,10 @@ export function waitSettingsFromParameters(ctx: IExecuteFunctions, itemIndex: nu
 }
 
 /** The pause before the second status check; it doubles per check up to the Poll Interval. */
-export const FIRST_LOOK_MS = 500;
+const FIRST_LOOK_MS = 500;
 
 /** Bound of the status check made at the deadline itself (and of any check when less time is left). */
-export const LAST_CHECK_MS = 500;
+const LAST_CHECK_MS = 500;
 
 /** A failure a later status check may not meet again: no answer, 429, or a 5xx. */
 function passing(error: unknown): error is NodeApiError {

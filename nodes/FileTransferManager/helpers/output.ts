@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { AnyResource } from '../api/types';
 
 /** Where an attribute goes whose name is one of the node's own output keys (docs/operations.md, "The node's own keys win"). */
-export const API_ATTRIBUTES_KEY = 'apiAttributes';
+const API_ATTRIBUTES_KEY = 'apiAttributes';
 
 /**
  * Keys the node adds after the attributes of a record that is not a job (group and user Create). Every

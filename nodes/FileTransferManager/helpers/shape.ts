@@ -77,7 +77,7 @@ export interface ResourceCheck {
  * Checks one resource object: a plain object with a string `type`, a UUID `id` (job-transfers have
  * none) and plain-object `attributes`. Returns it typed; throws a NodeOperationError otherwise.
  */
-export function checkResource<T>(ctx: HasNode, value: unknown, type: ResourceType, check: ResourceCheck): T {
+function checkResource<T>(ctx: HasNode, value: unknown, type: ResourceType, check: ResourceCheck): T {
 	// The common case first, without building anything: every record of every page passes here.
 	if (
 		isPlainObject(value) &&

@@ -50,7 +50,7 @@ export interface RequestState {
 }
 
 /** How a repeat differs from the request that failed. */
-export type RequestChange =
+type RequestChange =
 	/** Send it to this URL (on the Base URL's origin; the query is part of it). */
 	| { follow: string }
 	/** Ask for pages of at most this many records, and remember it for the route in this execution. */

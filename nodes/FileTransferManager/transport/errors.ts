@@ -100,7 +100,7 @@ function fieldOf(pointer: string | undefined): string | undefined {
 	return pointer.replace(/^\/data\/attributes\//, '').replace(/\//g, '.');
 }
 
-export function join(...parts: Array<string | undefined>): string {
+function join(...parts: Array<string | undefined>): string {
 	return parts.filter((part) => part !== undefined && part !== '').join(' ');
 }
 
@@ -156,7 +156,7 @@ function apiError(
 }
 
 /** The failure in a few words, from our own texts only (upstream messages may quote request data). */
-export function failureSummary(facts: FailureFacts, settings: TransportSettings, secrets: string[]): string {
+function failureSummary(facts: FailureFacts, settings: TransportSettings, secrets: string[]): string {
 	if (facts.limit === 'too-large') return `the answer was larger than ${formatBytes(settings.maxResponseBytes)}`;
 	if (facts.timedOut) return `no complete answer within ${settings.timeout / 1000} seconds`;
 	if (facts.garbled) return 'the answer was not JSON';

@@ -14,16 +14,13 @@
  * - pagination.ts: lists;
  * - connection.ts: the credential's Base URL and the service's clock.
  */
-export { CREDENTIAL_TYPE } from './constants';
-export type { ApiContext, TransportSettings } from './settings';
+export type { ApiContext } from './settings';
 export { DEFAULT_TRANSPORT, MAX_PARALLEL, parallelFromNode, settingsFromNode } from './settings';
 export { DEFAULT_PARALLEL, forgetItem, freeItemSlot, holdItemSlot, itemStopped, StoppedError, setParallel, stopAfter, stopSignalOf } from './limiter';
-export { BACKOFF_BASE_MS, retryAfterSeconds, retryDelayMs } from './retry';
+export { retryAfterSeconds, retryDelayMs } from './retry';
 export { AmbiguousRequestError } from './errors';
-export { redact } from './secrets';
 export type { RequestParams } from './request';
 export { apiRequest, sendsPlainJson, servedPageLimit } from './request';
-export type { NextPage, PageOptions } from './pagination';
+export type { NextPage } from './pagination';
 export { apiRequestAllItems, nextPageOf, pageRequest } from './pagination';
-export type { ServerClock } from './connection';
 export { serverClockOf } from './connection';

@@ -9,13 +9,13 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { showUrl } from './secrets';
 
 /** What the credential accepts as Base URL: http(s), a host, an optional path; no query, fragment or user info. */
-export const BASE_URL_PATTERN = /^https?:\/\/[^/\s?#@]+(\/[^\s?#]*)?$/i;
+const BASE_URL_PATTERN = /^https?:\/\/[^/\s?#@]+(\/[^\s?#]*)?$/i;
 
 /** axios's test for an absolute URL (its isAbsoluteURL): a scheme followed by //, or a bare //. */
 const AXIOS_ABSOLUTE = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 
 /** A request the credential refuses to authenticate; nothing has been sent for it. */
-export class ForeignOriginError extends Error {
+class ForeignOriginError extends Error {
 	/** How to go on; n8n shows it under the message (NodeApiError takes an error's `description`). */
 	readonly description: string;
 
@@ -27,7 +27,7 @@ export class ForeignOriginError extends Error {
 }
 
 /** The origin of the credential's Base URL, or a refusal when the Base URL is not one. */
-export function credentialOrigin(credentials: ICredentialDataDecryptedObject): string {
+function credentialOrigin(credentials: ICredentialDataDecryptedObject): string {
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	let origin: string | undefined;
 	if (BASE_URL_PATTERN.test(baseUrl)) {

@@ -16,7 +16,7 @@ export interface TransportSettings {
 	maxResponseBytes: number;
 }
 
-export const MB = 1024 * 1024;
+const MB = 1024 * 1024;
 
 export const DEFAULT_TRANSPORT: TransportSettings = {
 	timeout: 30_000,

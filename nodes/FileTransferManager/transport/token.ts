@@ -15,8 +15,8 @@ const headersOf = (headers: unknown): Record<string, unknown> =>
 	headers && typeof headers === 'object' ? (headers as Record<string, unknown>) : {};
 
 /** Bounds of one token request: it runs inside n8n's credential code, apart from the node's settings. */
-export const TOKEN_TIMEOUT_MS = 30_000;
-export const TOKEN_MAX_BYTES = 64 * 1024;
+const TOKEN_TIMEOUT_MS = 30_000;
+const TOKEN_MAX_BYTES = 64 * 1024;
 
 /** RFC 6750 b64token: what may follow "Bearer " in a header. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -36,7 +36,7 @@ export interface TokenFailure {
 }
 
 /** Thrown by the token request; n8n wraps it, and the transport finds `tokenFailure` in the cause chain. */
-export class TokenRequestError extends Error {
+class TokenRequestError extends Error {
 	constructor(readonly tokenFailure: TokenFailure) {
 		super(tokenMessage(tokenFailure));
 	}
@@ -68,7 +68,7 @@ function fail(failure: TokenFailure): never {
 }
 
 /** The normalised Base URL of a credential, or a failure naming the problem. */
-export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
+function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	if (!/^https?:\/\/[^/\s?#@]+(\/[^\s?#]*)?$/i.test(baseUrl)) {
 		fail({ kind: 'refused', problem: `the Base URL "${showUrl(baseUrl)}" is not an http(s) URL without query or user info` });

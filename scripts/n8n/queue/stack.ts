@@ -82,7 +82,7 @@ export interface QueueStackOptions {
 	readyTimeoutMs?: number;
 }
 
-export interface QueueProcess {
+interface QueueProcess {
 	/** "main", "worker-1", "worker-2", ... */
 	name: string;
 	/** Pid (= process group id) of the current run; changes when the process is restarted. */

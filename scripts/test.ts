@@ -1,0 +1,132 @@
+/**
+ * `npm test`: every check and every test layer, as CI runs them (`.ci/run`), with the time of each stage
+ * printed at the end.
+ *
+ * Two lanes, side by side on the two cores:
+ * - main:  typecheck → lint → lint:links → lint:dead → release:check (packs, so builds dist/) → unit →
+ *          integration → e2e
+ * - n8n:   n8n:install (from npm's cache when it has the packages) → the queue suite, once dist/ is built
+ * The e2e layer waits for n8n's install. A failed stage fails the run; the other lane still finishes, so
+ * that one run shows every failure.
+ *
+ * Usage: npm test [-- --only unit,integration]   (stage names as in the table; the rest are skipped)
+ */
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+
+import { projectRoot } from './n8n/paths';
+
+interface Stage {
+	name: string;
+	/** npm script and its arguments. */
+	command: string[];
+	env?: NodeJS.ProcessEnv;
+}
+
+interface Outcome {
+	name: string;
+	startedAt: number;
+	seconds: number;
+	result: 'passed' | 'failed' | 'skipped';
+}
+
+const started = Date.now();
+const outcomes: Outcome[] = [];
+
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const only = values.only ? new Set(values.only.split(',').map((name) => name.trim())) : undefined;
+
+/** Runs one stage with its output prefixed by the stage's name; resolves whether it passed. */
+function run(stage: Stage): Promise<boolean> {
+	const at = Date.now();
+	if (only && !only.has(stage.name)) {
+		outcomes.push({ name: stage.name, startedAt: at, seconds: 0, result: 'skipped' });
+		return Promise.resolve(true);
+	}
+	process.stdout.write(`[test] ${stage.name}: npm ${stage.command.join(' ')}\n`);
+	return new Promise((resolve) => {
+		const child = spawn('npm', stage.command, {
+			cwd: projectRoot,
+			env: { ...process.env, ...stage.env, FORCE_COLOR: '0' },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const prefix = `[${stage.name}] `;
+		const forward = (out: NodeJS.WriteStream) => {
+			let rest = '';
+			return (chunk: Buffer) => {
+				const lines = (rest + chunk.toString()).split('\n');
+				rest = lines.pop() ?? '';
+				for (const line of lines) out.write(prefix + line + '\n');
+			};
+		};
+		child.stdout.on('data', forward(process.stdout));
+		child.stderr.on('data', forward(process.stderr));
+		const finish = (ok: boolean) => {
+			outcomes.push({
+				name: stage.name,
+				startedAt: at,
+				seconds: (Date.now() - at) / 1000,
+				result: ok ? 'passed' : 'failed',
+			});
+			resolve(ok);
+		};
+		child.on('error', () => finish(false));
+		child.on('close', (code) => finish(code === 0));
+	});
+}
+
+/** Runs stages in order; stops at the first failure (the later ones are reported as skipped). */
+async function lane(stages: Stage[]): Promise<boolean> {
+	for (const [index, stage] of stages.entries()) {
+		if (!(await run(stage))) {
+			for (const later of stages.slice(index + 1)) {
+				outcomes.push({ name: later.name, startedAt: Date.now(), seconds: 0, result: 'skipped' });
+			}
+			return false;
+		}
+	}
+	return true;
+}
+
+function table(): string {
+	const rows = [...outcomes].sort((a, b) => a.startedAt - b.startedAt);
+	const lines = rows.map(
+		(row) =>
+			`  ${row.name.padEnd(14)} ${row.result.padEnd(8)} ` +
+			`${row.result === 'skipped' ? '' : `${row.seconds.toFixed(0).padStart(5)} s, from ${((row.startedAt - started) / 1000).toFixed(0)} s`}`,
+	);
+	return [`[test] stage          result   time`, ...lines, `[test] total ${((Date.now() - started) / 1000).toFixed(0)} s`].join('\n');
+}
+
+async function main(): Promise<void> {
+	const install = run({ name: 'n8n-install', command: ['run', 'n8n:install'] });
+	const checks = lane([
+		{ name: 'typecheck', command: ['run', 'typecheck'] },
+		{ name: 'lint', command: ['run', 'lint'] },
+		{ name: 'lint-links', command: ['run', 'lint:links'] },
+		{ name: 'lint-dead', command: ['run', 'lint:dead'] },
+		{ name: 'release-check', command: ['run', 'release:check'] },
+	]);
+	const queue = (async () => {
+		const [installed, checked] = await Promise.all([install, checks]);
+		if (!installed || !checked) return false;
+		return run({ name: 'queue', command: ['run', 'test:queue'], env: { FTM_QUEUE_BUILT: '1' } });
+	})();
+	const tests = (async () => {
+		if (!(await checks)) return false;
+		const early = await lane([
+			{ name: 'unit', command: ['run', 'test:unit', '--', '--ci'] },
+			{ name: 'integration', command: ['run', 'test:integration', '--', '--ci'] },
+		]);
+		if (!(await install)) {
+			outcomes.push({ name: 'e2e', startedAt: Date.now(), seconds: 0, result: 'skipped' });
+			return false;
+		}
+		return (await run({ name: 'e2e', command: ['run', 'test:e2e'], env: { FTM_PACKAGE_BUILT: '1' } })) && early;
+	})();
+	const results = await Promise.all([install, checks, queue, tests]);
+	process.stdout.write(`\n${table()}\n`);
+	process.exitCode = results.every(Boolean) ? 0 : 1;
+}
+
+void main();
