@@ -91,6 +91,24 @@ const replacements = new Map<string, { accessToken: string; at: number }>();
 const REPLACEMENT_KEPT_MS = 5 * 60_000;
 const REPLACEMENTS_KEPT = 100;
 
+/**
+ * The last token this process fetched, by client, for a few seconds after it arrived: n8n stores a new token
+ * in the credential after the request that fetched it, so an execution that read the credential between the
+ * token's arrival and that save has no token yet and would fetch another (seen under load: 3 token requests
+ * for 100 executions on 2 workers). It takes this one instead. A caller that holds a token is renewing it
+ * and never gets this one.
+ */
+const fresh = new Map<string, { accessToken: string; at: number }>();
+const FRESH_KEPT_MS = 10_000;
+
+/**
+ * Forgets the tokens kept for callers without one, as a new process starts: a new credential store (the
+ * tests' harness) must not find a token another one fetched.
+ */
+export function forgetFetchedTokens(): void {
+	fresh.clear();
+}
+
 /** Which client a credential is: its Base URL, Client ID and Secret. */
 export function clientKey(credentials: ICredentialDataDecryptedObject): string {
 	return [credentials.baseUrl, credentials.clientId, credentials.clientSecret].map((part) => String(part ?? '').trim()).join('\n');
@@ -118,9 +136,15 @@ export async function requestToken(
 	for (const [key, value] of replacements) {
 		if (now - value.at > REPLACEMENT_KEPT_MS) replacements.delete(key);
 	}
+	for (const [key, value] of fresh) {
+		if (now - value.at > FRESH_KEPT_MS) fresh.delete(key);
+	}
 	if (held !== '') {
 		const replacement = replacements.get(`${client}\n${held}`);
 		if (replacement) return { accessToken: replacement.accessToken };
+	} else {
+		const last = fresh.get(client);
+		if (last && now - last.at <= FRESH_KEPT_MS) return { accessToken: last.accessToken };
 	}
 	const pending = inFlight.get(client);
 	if (pending) return await pending;
@@ -128,6 +152,7 @@ export async function requestToken(
 	inFlight.set(client, request);
 	try {
 		const result = await request;
+		fresh.set(client, { accessToken: result.accessToken, at: Date.now() });
 		if (held !== '') {
 			replacements.set(`${client}\n${held}`, { accessToken: result.accessToken, at: Date.now() });
 			if (replacements.size > REPLACEMENTS_KEPT) replacements.delete(replacements.keys().next().value as string);
