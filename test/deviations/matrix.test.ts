@@ -14,6 +14,7 @@ import type { TestCredentialsHelper } from '../harness/credentials';
 import type { NodeRunResult } from '../harness/engine';
 import { credentialsFor, runNode, triggerHandle } from '../harness/engine';
 import { rl } from '../harness/locator';
+import { demoDryRunCopy } from '../harness/parameters';
 
 const FILES = DEMO_IDS.storageIds.files;
 const ARCHIVE = DEMO_IDS.storageIds.archive;
@@ -140,15 +141,7 @@ const cells: Cell[] = [
 		async run() {
 			const name = uniq('dev-create');
 			const result = await run({
-				resource: 'job',
-				operation: 'create',
-				transferType: 'copy',
-				sourceStorageId: rl(FILES),
-				sourcePath: '/reports',
-				targetStorageId: rl(ARCHIVE),
-				targetPath: `/${name}`,
-				conflictHandling: 'skip',
-				dryRun: true,
+				...demoDryRunCopy(`/${name}`),
 				additionalFields: { name },
 				waitForCompletion: true,
 				pollInterval: 0.05,

@@ -9,7 +9,8 @@ import { startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import { startRecordingProxy } from '../credential/proxy';
 import { credentialsFor, runNode } from '../harness/engine';
-import { ACCOUNT, ARCHIVE, DEMO_IDS, FILES, captureLogs, findSecrets, rl, runTexts, secretsOf } from './harness';
+import { ACCOUNT, DEMO_IDS, captureLogs, findSecrets, rl, runTexts, secretsOf } from './harness';
+import { demoDryRunCopy } from '../harness/parameters';
 
 const logs = captureLogs();
 let sandbox: Sandbox;
@@ -26,15 +27,7 @@ const JOB = DEMO_IDS.jobIds.copied;
 const fromItem = '={{ $json.v }}';
 
 const validCreate: INodeParameters = {
-	resource: 'job',
-	operation: 'create',
-	transferType: 'copy',
-	sourceStorageId: rl(FILES),
-	sourcePath: '/reports',
-	targetStorageId: rl(ARCHIVE),
-	targetPath: '/bad-input',
-	conflictHandling: 'skip',
-	dryRun: true,
+	...demoDryRunCopy('/bad-input'),
 };
 const create = (over: INodeParameters): INodeParameters => ({ ...validCreate, ...over });
 const rule = (condition: string, value: string): INodeParameters => ({ scopeRules: { rules: [{ type: 'name', condition, value }] } });

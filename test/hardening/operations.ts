@@ -9,6 +9,7 @@ import type { TestCredentialsHelper } from '../harness/credentials';
 import { runNode, triggerHandle, type NodeRunResult } from '../harness/engine';
 import type { Diff, LogCapture, RawApi } from './harness';
 import { ACCOUNT, ARCHIVE, DEMO_IDS, FILES, rl, runTexts, uniq } from './harness';
+import { demoDryRunCopy } from '../harness/parameters';
 
 /** How an operation may be repeated: it decides the expected outcome of each fault. */
 export type OpKind =
@@ -281,15 +282,7 @@ export const OPERATIONS: OpSpec<IDataObject>[] = [
 		target: { method: 'POST', path: '/jobs' },
 		setup: async () => ({ name: uniq('job') }),
 		parameters: (ctx) => ({
-			resource: 'job',
-			operation: 'create',
-			transferType: 'copy',
-			sourceStorageId: rl(FILES),
-			sourcePath: '/reports',
-			targetStorageId: rl(ARCHIVE),
-			targetPath: `/${ctx.name}`,
-			conflictHandling: 'skip',
-			dryRun: true,
+			...demoDryRunCopy(`/${ctx.name}`),
 			additionalFields: { name: ctx.name },
 		}),
 		check: (env, ctx, run, diff, succeeded) => {

@@ -12,6 +12,7 @@ import type { Sandbox } from '../../sandbox/src/api';
 import { startRecordingProxy } from '../credential/proxy';
 import { credentialsFor, runNode } from '../harness/engine';
 import { ACCOUNT, ARCHIVE, DEMO_IDS, FILES, RawApi, captureLogs, findSecrets, rl, runTexts, secretsOf, uniq } from './harness';
+import { demoDryRunCopy } from '../harness/parameters';
 
 const logs = captureLogs();
 let sandbox: Sandbox;
@@ -279,15 +280,7 @@ describe('n8n Retry On Fail, on top of the transport', () => {
 		sandbox.faults.add({ kind: 'internal-error', method: 'POST', path: '/jobs' });
 		const { error, items } = await run(
 			{
-				resource: 'job',
-				operation: 'create',
-				transferType: 'copy',
-				sourceStorageId: rl(FILES),
-				sourcePath: '/reports',
-				targetStorageId: rl(ARCHIVE),
-				targetPath: `/${name}`,
-				conflictHandling: 'skip',
-				dryRun: true,
+				...demoDryRunCopy(`/${name}`),
 				additionalFields: { name },
 				// The timeout bounds how long the node looks for a job the 500 may have made.
 				requestOptions: { ...FAST, timeout: 2 },

@@ -4,18 +4,10 @@
  */
 import * as zlib from 'node:zlib';
 
-import type { Hostile } from './helpers';
-import { DEMO_IDS, FAST, getGroup, startHostileSuite } from './helpers';
+import { DEMO_IDS, FAST, getGroup, useHostileSuite } from './helpers';
 import { apiError, drip, json } from './servers';
 
-let h: Hostile;
-beforeAll(async () => {
-	h = await startHostileSuite();
-});
-afterEach(() => h.reset());
-afterAll(async () => {
-	await h.close();
-});
+const h = useHostileSuite();
 
 const GROUP = DEMO_IDS.groupIds[0];
 const MB = 1024 * 1024;

@@ -4,19 +4,11 @@
  * texts are trimmed; n8n's message rewriting cannot replace the API's own title.
  */
 import { captureLogs } from '../hardening/harness';
-import type { Hostile } from './helpers';
-import { DEMO_IDS, getGroup, rl, startHostileSuite } from './helpers';
+import { DEMO_IDS, getGroup, rl, useHostileSuite } from './helpers';
 import { json } from './servers';
 
 const logs = captureLogs();
-let h: Hostile;
-beforeAll(async () => {
-	h = await startHostileSuite();
-});
-afterEach(() => h.reset());
-afterAll(async () => {
-	await h.close();
-});
+const h = useHostileSuite();
 
 const GROUP = DEMO_IDS.groupIds[0];
 const errorDoc = (status: number, fields: Record<string, unknown>) => ({ errors: [{ status: String(status), ...fields }] });

@@ -35,7 +35,28 @@ export interface Hostile {
 
 const used: TestCredentialsHelper[] = [];
 
-export async function startHostileSuite(): Promise<Hostile> {
+/**
+ * The hostile suite for the calling test file: started before its tests, reset after each, closed after
+ * all. The object forwards to the started suite, so read it inside tests and hooks only.
+ */
+export function useHostileSuite(): Hostile {
+	let started: Hostile | undefined;
+	beforeAll(async () => {
+		started = await startHostileSuite();
+	});
+	afterEach(() => started?.reset());
+	afterAll(async () => {
+		await started?.close();
+	});
+	return new Proxy({} as Hostile, {
+		get(_, key) {
+			if (!started) throw new Error('the hostile suite is not started yet: use it inside a test or a hook');
+			return Reflect.get(started, key);
+		},
+	});
+}
+
+async function startHostileSuite(): Promise<Hostile> {
 	const sandbox = await startSandbox({ speed: 1000 });
 	const service = await startHostile('service', '127.0.0.1', sandbox.baseUrl);
 	const other = await startHostile('other', '127.0.0.2');

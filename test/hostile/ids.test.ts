@@ -6,7 +6,6 @@ import { routes, UnsafeRouteIdError } from '../../nodes/FileTransferManager/api/
 import { searchJobs, searchUsers } from '../../nodes/FileTransferManager/methods/listSearch';
 import { json } from './servers';
 import {
-	ARCHIVE,
 	DEMO_IDS,
 	FILES,
 	JOB_ID,
@@ -17,19 +16,12 @@ import {
 	triggerFor,
 	useHostileService,
 } from './shapesHarness';
+import { demoDryRunCopy } from '../harness/parameters';
 
 const t = useHostileService();
 
 const createWithWait = {
-	resource: 'job',
-	operation: 'create',
-	transferType: 'copy',
-	sourceStorageId: rl(FILES),
-	sourcePath: '/reports',
-	targetStorageId: rl(ARCHIVE),
-	targetPath: '/ids-test',
-	conflictHandling: 'skip',
-	dryRun: true,
+	...demoDryRunCopy('/ids-test'),
 	waitForCompletion: true,
 	pollInterval: 0.05,
 	maxWait: 5,

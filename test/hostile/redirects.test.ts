@@ -8,19 +8,14 @@ import type * as http from 'node:http';
 import { triggerHandle } from '../harness/engine';
 import type { TlsProxy } from '../harness/tlsProxy';
 import { startTlsProxy } from '../harness/tlsProxy';
-import type { Hostile } from './helpers';
-import { DEMO_IDS, getGroup, otherHostTraffic, rl, secretsIn, seen, startHostileSuite } from './helpers';
+import { DEMO_IDS, getGroup, otherHostTraffic, rl, secretsIn, seen, useHostileSuite } from './helpers';
 import { json } from './servers';
 
-let h: Hostile;
-beforeAll(async () => {
-	h = await startHostileSuite();
-});
-afterEach(() => h.reset());
-afterAll(async () => {
-	// Acceptance: nothing secret in all the traffic the other host received in this file.
+const h = useHostileSuite();
+afterAll(() => {
+	// Acceptance: nothing secret in all the traffic the other host received in this file (the recorded traffic
+	// and the secrets outlive the suite's close).
 	expect(secretsIn(otherHostTraffic(), h.secrets())).toEqual([]);
-	await h.close();
 });
 
 const GROUP = DEMO_IDS.groupIds[0];

@@ -4,18 +4,10 @@
  */
 import type * as http from 'node:http';
 
-import type { Hostile } from './helpers';
-import { FAST, getGroup, seen, startHostileSuite } from './helpers';
+import { FAST, getGroup, seen, useHostileSuite } from './helpers';
 import { drip, json } from './servers';
 
-let h: Hostile;
-beforeAll(async () => {
-	h = await startHostileSuite();
-});
-afterEach(() => h.reset());
-afterAll(async () => {
-	await h.close();
-});
+const h = useHostileSuite();
 
 const tokenAnswer = (body: unknown, status = 200, headers: http.OutgoingHttpHeaders = {}) =>
 	(_req: http.IncomingMessage, res: http.ServerResponse) => json(res, status, body, headers);

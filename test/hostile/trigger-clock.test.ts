@@ -16,22 +16,14 @@ import type { IDataObject } from 'n8n-workflow';
 import type { TriggerHandle } from '../harness/engine';
 import { triggerHandle } from '../harness/engine';
 import { keys, NODE_NAME, nextMillisecond, params, pollJson, triggerState } from '../trigger/helpers';
-import type { Hostile } from './helpers';
-import { rl, startHostileSuite } from './helpers';
+import { rl, useHostileSuite } from './helpers';
 import { json } from './servers';
 
 const FAR = '9999-12-31T23:59:59.999Z';
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 const TOLERANCE_MS = 10_000;
 
-let h: Hostile;
-beforeAll(async () => {
-	h = await startHostileSuite();
-});
-afterEach(() => h.reset());
-afterAll(async () => {
-	await h.close();
-});
+const h = useHostileSuite();
 
 interface ListRewrite {
 	/** The updatedAt the service shows for these jobs (the others as the sandbox has them). */

@@ -5,7 +5,8 @@
  */
 import { apiError, json } from './servers';
 import type { Recorded } from './servers';
-import { ARCHIVE, FILES, ONE_JOB, delay, jobLike, rl, useHostileService } from './shapesHarness';
+import { ONE_JOB, delay, jobLike, useHostileService } from './shapesHarness';
+import { demoDryRunCopy } from '../harness/parameters';
 
 const t = useHostileService();
 
@@ -15,15 +16,7 @@ beforeAll(async () => {
 });
 
 const create = (over: Record<string, unknown> = {}) => ({
-	resource: 'job',
-	operation: 'create',
-	transferType: 'copy',
-	sourceStorageId: rl(FILES),
-	sourcePath: '/reports',
-	targetStorageId: rl(ARCHIVE),
-	targetPath: '/wait-test',
-	conflictHandling: 'skip',
-	dryRun: true,
+	...demoDryRunCopy('/wait-test'),
 	waitForCompletion: true,
 	...over,
 });

@@ -12,6 +12,7 @@ import { credentialsFor, runNode, type NodeRunResult } from '../harness/engine';
 import { RESOURCES, type ResourceCase } from '../settings/cases';
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/transport';
 import { rl } from '../harness/locator';
+import { demoDryRunCopy } from '../harness/parameters';
 
 const FILES = DEMO_IDS.storageIds.files;
 const ARCHIVE = DEMO_IDS.storageIds.archive;
@@ -196,15 +197,7 @@ describe('one limiter per execution', () => {
 		const { outputs, error } = await runNode({
 			credentials,
 			parameters: {
-				resource: 'job',
-				operation: 'create',
-				transferType: 'copy',
-				sourceStorageId: rl(FILES),
-				sourcePath: '/reports',
-				targetStorageId: rl(ARCHIVE),
-				targetPath: target,
-				conflictHandling: 'skip',
-				dryRun: true,
+				...demoDryRunCopy(target),
 				// The unclear 500 is looked for (and not found) for as long as one request may take.
 				requestOptions: { timeout: 3 },
 			},

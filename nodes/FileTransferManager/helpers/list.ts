@@ -1,4 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
 import type { AnyResource, ResourceType } from '../api/types';
@@ -7,7 +8,9 @@ import { apiRequestAllItems } from '../transport';
 import { flatten } from './output';
 import { filterChecker, orderChecker } from './listChecks';
 import { recordChecker } from './shape';
-import { readLimit, sortParameter } from './validate';
+import { returnAllOrLimit } from '../descriptions/common.descriptions';
+import type { FilterSpec } from './validate';
+import { filterQuery, filterSpecsOf, readLimit, sortCollection, sortParameter } from './validate';
 
 /** The resource type a collection route lists: `/jobs` lists `jobs`. */
 function collectionOf(route: Route): ResourceType {
@@ -49,4 +52,40 @@ export async function getManyRecords<T extends AnyResource>(
 			return { json: toJson(checked) };
 		},
 	});
+}
+
+/** What a plain Get Many is made of: its resource, route, Filters collection and sort fields. */
+interface GetManySpec {
+	resource: string;
+	route: () => Route;
+	/** The Filters collection, declared in the operation's file; each filter's checks are derived from it. */
+	filters: INodeProperties;
+	sortFields: Array<{ name: string; value: string }>;
+	defaultSort: string;
+}
+
+/**
+ * A Get Many with nothing of its own beyond its filters: Return All / Limit, the Filters collection and Sort;
+ * the filter query built and checked from the collection (filterSpecsOf), then getManyRecords.
+ */
+export function plainGetMany<T extends AnyResource>(
+	spec: GetManySpec,
+): {
+	description: INodeProperties[];
+	FILTERS: FilterSpec[];
+	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+} {
+	const FILTERS = filterSpecsOf(spec.filters);
+	return {
+		description: updateDisplayOptions({ show: { resource: [spec.resource], operation: ['getMany'] } }, [
+			...returnAllOrLimit,
+			spec.filters,
+			sortCollection(spec.sortFields, spec.defaultSort),
+		]),
+		FILTERS,
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+			const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
+			return await getManyRecords<T>(this, itemIndex, spec.route(), qs, spec.sortFields);
+		},
+	};
 }

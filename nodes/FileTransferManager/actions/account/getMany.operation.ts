@@ -1,11 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
 import { routes } from '../../api/routes';
 import type { Account } from '../../api/types';
-import { returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { filterQuery, filterSpecsOf, sortCollection } from '../../helpers/validate';
-import { getManyRecords } from '../../helpers/list';
+import { plainGetMany } from '../../helpers/list';
+import { filtersCollection } from '../../descriptions/common.descriptions';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },
@@ -13,40 +9,16 @@ const SORT_FIELDS = [
 	{ name: 'Updated At', value: 'updatedAt' },
 ];
 
-const filters: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	description: 'Only accounts that match all given filters (exact match)',
-	options: [
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Acme Corp',
-			description: 'Only accounts with exactly this name',
-		},
-	],
-};
+const filters = filtersCollection('Only accounts that match all given filters (exact match)', [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Acme Corp',
+		description: 'Only accounts with exactly this name',
+	},
+]);
 
-const properties: INodeProperties[] = [
-	...returnAllOrLimit,
-	filters,
-	sortCollection(SORT_FIELDS, 'name'),
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['account'], operation: ['getMany'] } },
-	properties,
-);
-
-/** The specs of the Filters collection: each filter is declared once, above. */
-export const FILTERS = filterSpecsOf(filters);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
-	return await getManyRecords<Account>(this, itemIndex, routes.listAccounts(), qs, SORT_FIELDS);
-}
+/** The filters' checks are derived from the collection above: each filter is declared once. */
+export const { description, FILTERS, execute } = plainGetMany<Account>({ resource: 'account', route: () => routes.listAccounts(), filters, sortFields: SORT_FIELDS, defaultSort: 'name' });
