@@ -15,6 +15,7 @@ import * as job from './actions/job/Job.resource';
 import * as storage from './actions/storage/Storage.resource';
 import * as user from './actions/user/User.resource';
 import { router } from './actions/router';
+import { toolReplacements } from './actions/toolDescription';
 import { requestOptions } from './descriptions/common.descriptions';
 import { listSearch } from './methods';
 
@@ -82,7 +83,8 @@ export class FileTransferManager implements INodeType {
 		description:
 			'Run and track file transfer jobs (copy, move, sync, dry runs with cost estimates) and manage the users, groups and storages of the File Transfer Management Service',
 		defaults: { name: 'File Transfer Manager' },
-		usableAsTool: true,
+		// The tool variant (n8n's AI Agent, MCP Server Trigger) gets a description for a model: actions/toolDescription.ts.
+		usableAsTool: { replacements: toolReplacements() },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'fileTransferManagerOAuth2Api', required: true }],

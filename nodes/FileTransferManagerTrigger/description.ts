@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { TRANSFER_TYPES } from '../FileTransferManager/api/types';
 import {
+	filtersCollection,
 	accountLocator,
 	groupLocator,
 	requestOptions,
@@ -55,56 +56,48 @@ const eventNames: Record<string, string> = Object.fromEntries(
 export const subtitle = `={{ "Jobs: " + ($parameter["events"] || []).map((event) => (${JSON.stringify(eventNames)}[event] || event)).join(", ") }}`;
 
 /** The Filters collection; config.ts reads its specs from it (filterSpecsOf). */
-export const filters: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	description: 'Watch only jobs that match all of these. Changing them starts the watch afresh.',
-	options: [
-		{
-			...accountLocator(optionalFilter),
-			description: 'Only jobs of this account',
-		},
-		{
-			displayName: 'Dry Runs',
-			name: 'dryRun',
-			type: 'options',
-			default: 'include',
-			description: 'Whether to watch dry-run jobs (cost estimates that move no data)',
-			options: [
-				{ name: 'Exclude', value: 'exclude', description: 'Only jobs that move data' },
-				{ name: 'Include', value: 'include', description: 'Dry runs and jobs that move data' },
-				{ name: 'Only', value: 'only', description: 'Only dry runs' },
-			],
-		},
-		{
-			...groupLocator(optionalFilter),
-			description: 'Only jobs of this group',
-		},
-		{
-			...storageLocator('sourceStorageId', 'Source Storage', optionalFilter),
-			description: 'Only jobs that read from this storage',
-		},
-		{
-			...storageLocator('targetStorageId', 'Target Storage', optionalFilter),
-			description: 'Only jobs that write to this storage',
-		},
-		{
-			displayName: 'Transfer Type',
-			name: 'transferType',
-			type: 'options',
-			default: 'copy',
-			description: 'Only jobs of this transfer type',
-			options: TRANSFER_TYPES.map((value) => ({ name: capitalize(value), value })),
-		},
-		{
-			...userLocator(optionalFilter),
-			description: 'Only jobs started by this user',
-		},
-	],
-};
+export const filters = filtersCollection('Watch only jobs that match all of these. Changing them starts the watch afresh.', [
+	{
+		...accountLocator(optionalFilter),
+		description: 'Only jobs of this account',
+	},
+	{
+		displayName: 'Dry Runs',
+		name: 'dryRun',
+		type: 'options',
+		default: 'include',
+		description: 'Whether to watch dry-run jobs (cost estimates that move no data)',
+		options: [
+			{ name: 'Exclude', value: 'exclude', description: 'Only jobs that move data' },
+			{ name: 'Include', value: 'include', description: 'Dry runs and jobs that move data' },
+			{ name: 'Only', value: 'only', description: 'Only dry runs' },
+		],
+	},
+	{
+		...groupLocator(optionalFilter),
+		description: 'Only jobs of this group',
+	},
+	{
+		...storageLocator('sourceStorageId', 'Source Storage', optionalFilter),
+		description: 'Only jobs that read from this storage',
+	},
+	{
+		...storageLocator('targetStorageId', 'Target Storage', optionalFilter),
+		description: 'Only jobs that write to this storage',
+	},
+	{
+		displayName: 'Transfer Type',
+		name: 'transferType',
+		type: 'options',
+		default: 'copy',
+		description: 'Only jobs of this transfer type',
+		options: TRANSFER_TYPES.map((value) => ({ name: capitalize(value), value })),
+	},
+	{
+		...userLocator(optionalFilter),
+		description: 'Only jobs started by this user',
+	},
+]);
 
 export const properties: INodeProperties[] = [
 	events,

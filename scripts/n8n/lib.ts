@@ -311,6 +311,8 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		// No N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE, often advised for community nodes as AI tools: n8n 1.123.81 and
+		// 2.41.1 read no such variable, they make a tool variant of every usableAsTool node (createAiTools).
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
@@ -766,6 +768,19 @@ export function withCredential(workflow: WorkflowJson, credential: CredentialRef
 			return { ...node, credentials: { ...node.credentials, [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } };
 		}),
 	};
+}
+
+/** n8n's MCP Server Trigger node type (@n8n/n8n-nodes-langchain). */
+const MCP_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
+ * The production URLs of a workflow's MCP Server Triggers on the n8n at `n8nUrl`: `<n8nUrl>/mcp/<path>` (n8n's
+ * default N8N_ENDPOINT_MCP). From typeVersion 2 one URL serves Streamable HTTP (POST) and SSE (GET).
+ */
+export function mcpServerUrls(workflow: WorkflowJson, n8nUrl: string): string[] {
+	return workflow.nodes
+		.filter((node) => node.type === MCP_TRIGGER_TYPE && node.disabled !== true)
+		.map((node) => `${n8nUrl}/mcp/${String((node.parameters as { path?: unknown } | undefined)?.path ?? '').replace(/^\/+/, '')}`);
 }
 
 const WORKFLOW_CREATE_KEYS = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'description'];

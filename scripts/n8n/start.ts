@@ -29,6 +29,7 @@ import {
 	ensureOwnerLogin,
 	ensureWorkflow,
 	installPackage,
+	mcpServerUrls,
 	portInUse,
 	projectRoot,
 	readExamples,
@@ -259,6 +260,8 @@ async function main(): Promise<void> {
 	);
 
 	const imported: string[] = [];
+	/** The MCP servers of the active examples (docs/ai-agents.md). */
+	const mcpUrls: string[] = [];
 	for (const { file, workflow } of readExamples(examplesDir)) {
 		try {
 			const result = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
@@ -266,6 +269,7 @@ async function main(): Promise<void> {
 				`  ${result.created ? 'imported' : 'kept    '} ${workflow.name} (${shown(file)})` +
 					`${result.activated ? ', active' : ''}  ${n8n.url}/workflow/${result.id}`,
 			);
+			if (result.activated) mcpUrls.push(...mcpServerUrls(workflow, n8n.url));
 		} catch (error) {
 			imported.push(`  FAILED   ${shown(file)}: ${(error as Error).message}`);
 		}
@@ -278,6 +282,7 @@ async function main(): Promise<void> {
 	say(`  credential: "${CREDENTIAL_NAME}" (${credential.created ? 'created' : 'updated'}) -> ${sandbox.baseUrl}`);
 	say(`  sandbox:    ${sandbox.baseUrl}  client id ${SANDBOX_CLIENT_ID}, secret ${SANDBOX_CLIENT_SECRET}, admin ${sandbox.baseUrl}/__sandbox/`);
 	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : `none (no ${shown(examplesDir)}/*.json)`}`);
+	for (const url of mcpUrls) say(`  MCP server: ${url}  (Streamable HTTP; docs/ai-agents.md)`);
 	say(`  logs:       ${shown(LOG_DIR)}/n8n.log, ${shown(LOG_DIR)}/sandbox.log`);
 	say('Press Ctrl-C to stop n8n and the sandbox.');
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { operationError } from '../transport/operationError';
+import { isToolUse, withoutItemNumber } from '../transport/toolUse';
 import {
 	DEFAULT_PARALLEL,
 	forgetItem,
@@ -84,6 +85,8 @@ function failureOf(ctx: IExecuteFunctions, error: unknown, itemIndex: number): N
 			? error
 			: operationError(ctx.getNode(), error as Error, { itemIndex });
 	if (failure.context.itemIndex === undefined) failure.context.itemIndex = itemIndex;
+	// A tool call is one item: "[item 0]" at the end of a message tells a model nothing.
+	if (isToolUse(ctx.getNode())) failure.message = withoutItemNumber(failure.message);
 	return failure;
 }
 

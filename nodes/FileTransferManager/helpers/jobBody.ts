@@ -289,11 +289,11 @@ export function jobAttributesFromParameters(ctx: IExecuteFunctions, itemIndex: n
 	}
 	const rate = optionalPositiveInteger(ctx, itemIndex, 'Transfer Rate Limit', extra.transferRateLimit);
 	if (rate !== undefined) attributes.transferRateLimit = rate;
-	const accountId = optionalUuid(ctx, itemIndex, 'Account', locatorValue(extra.accountId));
+	const accountId = optionalUuid(ctx, itemIndex, 'Account', locatorValue(extra.accountId), 'additionalFields.accountId');
 	if (accountId) attributes.accountId = accountId;
-	const userId = optionalUuid(ctx, itemIndex, 'User', locatorValue(extra.userId));
+	const userId = optionalUuid(ctx, itemIndex, 'User', locatorValue(extra.userId), 'additionalFields.userId');
 	if (userId) attributes.userId = userId;
-	const groupId = optionalUuid(ctx, itemIndex, 'Group', locatorValue(extra.groupId));
+	const groupId = optionalUuid(ctx, itemIndex, 'Group', locatorValue(extra.groupId), 'additionalFields.groupId');
 	if (groupId) attributes.groupId = groupId;
 	if (extra.startStatus !== undefined && extra.startStatus !== '') {
 		attributes.status = requireOneOf(ctx, itemIndex, 'Start Status', extra.startStatus, ['running'] as const);

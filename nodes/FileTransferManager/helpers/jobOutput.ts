@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Job, JobError, JobStats, JobTransfer } from '../api/types';
+import type { Job, JobError, JobStats, JobTransfer, Money } from '../api/types';
 import { TRANSFER_STATUS } from '../api/types';
+import { isToolUse } from '../transport/toolUse';
 import { flatten } from './output';
-import { jobSummary } from './summary';
+import { amountOf, jobSummary, toolSummaryLine } from './summary';
 import { requireBoolean } from './validate';
 
 /** Top-level fields a simplified job keeps. */
@@ -41,9 +42,78 @@ export const simplifyJobProperty: INodeProperties = {
 		'Whether to return a simplified version of the job (ID, name, status, transfer type, dry run, source, target, creation and update times, the main stats, and a "summary": files and bytes, duration, estimates with the cost as a number, and a one-line text) instead of the raw data',
 };
 
-/** The Simplify parameter of one item (default on). */
-export function readSimplify(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	return requireBoolean(ctx, itemIndex, 'Simplify', ctx.getNodeParameter('simplify', itemIndex, true));
+/**
+ * How a job is output: `full` (every attribute, Simplify off), `simplified` (Simplify on, in workflows) or
+ * `tool` (Simplify on, when the node runs as an AI agent's tool: toolJobJson).
+ */
+export type JobShape = 'full' | 'simplified' | 'tool';
+
+/** The shape of one item's job: Simplify (default on), and whether the node runs as a tool. */
+export function readJobShape(ctx: IExecuteFunctions, itemIndex: number): JobShape {
+	const simplify = requireBoolean(ctx, itemIndex, 'Simplify', ctx.getNodeParameter('simplify', itemIndex, true));
+	if (!simplify) return 'full';
+	return isToolUse(ctx.getNode()) ? 'tool' : 'simplified';
+}
+
+/**
+ * The job Pause, Resume and Cancel output (they have no Simplify): every attribute in workflows, as always;
+ * the tool shape in tool use.
+ */
+export function statusJobJson(ctx: IExecuteFunctions, job: Job): IDataObject {
+	return isToolUse(ctx.getNode()) ? toolJobJson(job) : flatten(job);
+}
+
+/** A job as an output item in the given shape. */
+export function jobItemJson(job: Job, shape: JobShape): IDataObject {
+	if (shape === 'tool') return toolJobJson(job);
+	return jobJson(job, shape === 'simplified');
+}
+
+/** An amount of money for a model: the amount as a number, with its currency; null when it is none. */
+export function toolMoney(money: Money | null | undefined): IDataObject | null {
+	if (!money || typeof money !== 'object') return null;
+	const amount = amountOf(money.amount);
+	if (amount === null) return null;
+	return { amount, currency: typeof money.currency === 'string' ? money.currency : null };
+}
+
+/** The object without its null and undefined values (the tool shape leaves out what has no value). */
+function present(fields: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(fields)) if (value !== null && value !== undefined) out[key] = value;
+	return out;
+}
+
+/**
+ * A job for a model (docs/operations.md › As an AI agent tool): the summary line first, then each figure
+ * once, without nulls. A dry run has no transferred figures (it transfers nothing by design); a real job
+ * has them with its percentage done. The cost once, as a number with its currency. No `updatedAt`: the
+ * status, `finishedAt` and the figures say what changed.
+ */
+function toolJobJson(job: Job): IDataObject {
+	const a = job.attributes;
+	const facts = jobSummary(job);
+	const dryRun = a.dryRun === true;
+	return present({
+		summary: toolSummaryLine(job, facts),
+		id: job.id,
+		name: a.name,
+		status: a.status,
+		transferType: a.transferType,
+		dryRun: a.dryRun,
+		source: a.source as unknown as IDataObject,
+		target: a.target as unknown as IDataObject,
+		filesCount: facts.filesCount,
+		filesSize: facts.filesSize,
+		transferredCount: dryRun ? undefined : facts.transferredCount,
+		transferredSize: dryRun ? undefined : facts.transferredSize,
+		percentDone: dryRun ? undefined : facts.percentDone,
+		estimatedDurationSeconds: facts.estimatedDurationSeconds,
+		estimatedCost: toolMoney(a.stats?.estimatedCost),
+		startedAt: facts.startedAt,
+		finishedAt: facts.finishedAt,
+		createdAt: a.createdAt,
+	});
 }
 
 /** Keys Create and Run From Dry Run add to a job item; attributes of these names go under apiAttributes. */

@@ -25,7 +25,7 @@ function duration(seconds: number): string {
 const timeOf = (timestamp: string | null | undefined): number => (timestamp ? Date.parse(timestamp) : NaN);
 
 /** The API's decimal string as a number, or null when it is not one. */
-function amountOf(amount: unknown): number | null {
+export function amountOf(amount: unknown): number | null {
 	if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount.trim())) return null;
 	const value = Number(amount);
 	return Number.isFinite(value) ? value : null;
@@ -89,4 +89,51 @@ export function jobSummary(job: Job): IDataObject {
 		currency,
 		text,
 	};
+}
+
+const TRANSFER_NOUNS: Readonly<Record<string, string>> = { copy: 'Copy', move: 'Move', sync: 'Sync' };
+
+const files = (count: number): string => `${count} ${count === 1 ? 'file' : 'files'}`;
+
+/** A duration as the tool line says it: "under 1s" rather than "0s" for a fraction of a second. */
+const toolDuration = (seconds: number): string => (seconds > 0 && seconds < 1 ? 'under 1s' : duration(seconds));
+
+/**
+ * The summary line of a job in tool use (docs/operations.md › As an AI agent tool): what a model needs to
+ * answer "what happened" without reading the figures, its status named first. A dry run says so while it
+ * is not finished ("Dry run (scanning): 3 files (1.2 KB) in scope so far."); a finished one says that it
+ * transferred nothing by design, and how to run it for real, so that it never reads as a job that did
+ * nothing. A real job says how much of what it found it transferred. `facts` is jobSummary's of the job.
+ */
+export function toolSummaryLine(job: Job, facts: IDataObject = jobSummary(job)): string {
+	const { status, transferType } = job.attributes;
+	const filesCount = facts.filesCount as number;
+	const filesSize = facts.filesSize as number;
+	const found = `${files(filesCount)} (${bytes(filesSize)})`;
+	const estimates: string[] = [];
+	if (typeof facts.estimatedDurationSeconds === 'number') estimates.push(`estimated duration ${toolDuration(facts.estimatedDurationSeconds)}`);
+	const cost = job.attributes.stats?.estimatedCost;
+	if (typeof facts.estimatedCost === 'number' && cost) {
+		estimates.push(`estimated cost ${String(cost.amount)}${facts.currency ? ` ${String(facts.currency)}` : ''}`);
+	}
+	const withEstimates = estimates.length > 0 ? `, ${estimates.join(', ')}` : '';
+	if (facts.dryRun === true) {
+		if (status === 'finished') {
+			return `Dry run finished: ${found} in scope${withEstimates}. A dry run only estimates and transfers nothing; Job › Run From Dry Run starts the real ${String(transferType)}.`;
+		}
+		if (status === 'failed' || status === 'canceled') {
+			return `Dry run (${status}): ${found} in scope when it ended; the estimate is incomplete.`;
+		}
+		return `Dry run (${status}): ${found} in scope so far.`;
+	}
+	const noun = TRANSFER_NOUNS[String(transferType)] ?? 'Transfer';
+	if (status === 'scanning') return `${noun} job scanning: ${found} found so far, none transferred yet.`;
+	const transferredCount = facts.transferredCount as number;
+	const transferredSize = facts.transferredSize as number;
+	const percent = status !== 'finished' && typeof facts.percentDone === 'number' ? `, ${facts.percentDone}%` : '';
+	const took = typeof facts.durationSeconds === 'number' ? ` in ${toolDuration(facts.durationSeconds)}` : '';
+	const line = `${noun} job ${status}: transferred ${transferredCount} of ${files(filesCount)} (${bytes(transferredSize)} of ${bytes(filesSize)}${percent})${took}.`;
+	if (status === 'failed') return `${line} Job › Get Errors lists what went wrong.`;
+	if (status === 'stuck') return `${line} A storage is unavailable; Job › Get Errors may say which.`;
+	return line;
 }

@@ -9,6 +9,8 @@ import type {
 
 import { isUuid } from '../api/ids';
 import { operationError } from '../transport/operationError';
+import type { RecordKind } from '../transport/toolUse';
+import { isToolUse, recordKindOf, toolIdProblem } from '../transport/toolUse';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -26,14 +28,42 @@ export function invalidInput(
 	});
 }
 
-/** Returns the value as a UUID string, or throws an input error naming the field. */
+/**
+ * In tool use, the input error of an ID parameter worded for a model (transport/toolUse.ts): the parameter
+ * by the name the model knows, what it must be, what it got and where to find one. Undefined outside tool
+ * use, or for a field that is no record's ID.
+ */
+function toolIdError(
+	ctx: NodeContext,
+	itemIndex: number | undefined,
+	parameter: string | undefined,
+	value: unknown,
+	kind?: RecordKind,
+): NodeOperationError | undefined {
+	const node = ctx.getNode();
+	if (parameter === undefined || !isToolUse(node)) return undefined;
+	const recordKind = kind ?? recordKindOf(parameter);
+	if (recordKind === undefined) return undefined;
+	return operationError(node, toolIdProblem(node, parameter, recordKind, value), itemIndex === undefined ? {} : { itemIndex });
+}
+
+/**
+ * Returns the value as a UUID string, or throws an input error naming the field. `parameter` (its path,
+ * e.g. `jobId`, `additionalFields.groupId`) and `kind` word the error for a model in tool use.
+ */
 export function requireUuid(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
 	value: unknown,
+	parameter?: string,
+	kind?: RecordKind,
 ): string {
 	const text = typeof value === 'string' ? value.trim() : value;
+	if (text === '' || text === undefined || text === null || !isUuid(text)) {
+		const forTool = toolIdError(ctx, itemIndex, parameter, value, kind);
+		if (forTool) throw forTool;
+	}
 	if (text === '' || text === undefined || text === null) {
 		throw invalidInput(ctx, itemIndex, `"${field}"`, 'is required');
 	}
@@ -55,11 +85,12 @@ export function optionalUuid(
 	itemIndex: number,
 	field: string,
 	value: unknown,
+	parameter?: string,
 ): string | undefined {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		return undefined;
 	}
-	return requireUuid(ctx, itemIndex, field, value);
+	return requireUuid(ctx, itemIndex, field, value, parameter);
 }
 
 export function requireEmail(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
@@ -119,14 +150,18 @@ export function locatorValue(value: unknown): unknown {
 	return value;
 }
 
-/** Reads a resource locator parameter (top level or inside a collection) and requires a UUID. */
+/**
+ * Reads a resource locator parameter (top level or inside a collection) and requires a UUID. `kind` says
+ * which record it names where its name does not (a dry run's `jobId`).
+ */
 export function requireLocatorId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	name: string,
 	field: string,
+	kind?: RecordKind,
 ): string {
-	return requireUuid(ctx, itemIndex, field, locatorValue(ctx.getNodeParameter(name, itemIndex, '')));
+	return requireUuid(ctx, itemIndex, field, locatorValue(ctx.getNodeParameter(name, itemIndex, '')), name, kind);
 }
 
 /** true or false, also from an expression that gives the text "true" or "false". */
@@ -345,9 +380,11 @@ export function filterValue(
 	label: string,
 	raw: unknown,
 	kind: FilterKind,
+	parameter?: string,
 ): string | undefined {
 	const value = kind === 'id' ? locatorValue(raw) : raw;
 	const refuse = (expected: string, description?: string): NodeOperationError =>
+		(kind === 'id' ? toolIdError(ctx, itemIndex, parameter, value) : undefined) ??
 		operationError(
 			ctx.getNode(),
 			`"Filters → ${label}" must be ${expected}, got ${shown(value)}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
@@ -400,7 +437,7 @@ export function filterQuery(
 	const given = filters as IDataObject;
 	for (const spec of specs) {
 		if (!Object.prototype.hasOwnProperty.call(given, spec.name)) continue;
-		const value = filterValue(ctx, itemIndex, spec.label, given[spec.name], spec.kind);
+		const value = filterValue(ctx, itemIndex, spec.label, given[spec.name], spec.kind, `filters.${spec.name}`);
 		if (value !== undefined) qs[`filter[${spec.field}]`] = value;
 	}
 	return qs;

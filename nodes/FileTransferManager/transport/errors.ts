@@ -11,6 +11,7 @@ import type { FailureFacts } from './failure';
 import { TIMEOUT_CODES, TLS_CODES } from './failure';
 import { redact } from './secrets';
 import { tokenMessage } from './token';
+import { isToolUse, notFoundInToolUse } from './toolUse';
 import type { ApiContext, TransportSettings } from './settings';
 
 /** An ambiguous failure: the request may or may not have been carried out by the server. */
@@ -199,13 +200,16 @@ export function toNodeApiError(
 	if (apiErr) {
 		const field = fieldOf(apiErr.pointer);
 		const description = join(apiErr.detail, field ? `Field: ${field}.` : '', hintFor(apiErr.code, options.attempts), note);
+		// In tool use a 404 of a record says which one, and where a model finds another (transport/toolUse.ts).
+		const notFound = facts.status === 404 && isToolUse(ctx.getNode()) ? notFoundInToolUse(path) : undefined;
+		const message = notFound ? `${apiErr.title}: ${notFound}` : apiErr.title;
 		const error = new NodeApiError(ctx.getNode(), { code: apiErr.code ?? 'API', status: apiErr.status ?? '' } as JsonObject, {
-			message: apiErr.title,
+			message,
 			description,
 			httpCode: String(facts.status ?? apiErr.status),
 			...itemOptions(options.itemIndex),
 		});
-		error.message = apiErr.title;
+		error.message = message;
 		error.description = description;
 		return error;
 	}

@@ -20,6 +20,7 @@ export const EXAMPLE_FILES = {
 	alert: '02-alert-failed-or-stuck.json',
 	housekeeping: '03-housekeeping-bytes-per-storage.json',
 	longJob: '04-long-job-wait-loop.json',
+	mcpAssistant: '05-mcp-assistant.json',
 } as const;
 
 /** An example workflow as stored in examples/. */

@@ -11,7 +11,7 @@ import {
 } from '../../descriptions/common.descriptions';
 import { jobAttributesFromParameters } from '../../helpers/jobBody';
 import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
-import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobItemJson, readJobShape, simplifyJobProperty } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
 import { invalidInput } from '../../helpers/validate';
@@ -274,7 +274,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Additional Fields › Name',
 	);
 	const wait = waitSettingsFromParameters(this, itemIndex);
-	const simplify = readSimplify(this, itemIndex);
+	const shape = readJobShape(this, itemIndex);
 
 	const { created } = await createJobInTurn(this, ifNameExists, draft.name, itemIndex, async () => {
 		// The API wants the source storage's type in the job; it is only known from the storage itself.
@@ -298,7 +298,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	});
 
 	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
-	const json = jobJson(job, simplify);
+	const json = jobItemJson(job, shape);
 	markCreated(json, created);
 	return [{ json }];
 }

@@ -6,7 +6,7 @@ import type { Job } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
 import { requestResource } from '../../helpers/shape';
 import { requireLocatorId } from '../../helpers/validate';
-import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobItemJson, readJobShape, simplifyJobProperty } from '../../helpers/jobOutput';
 
 const properties: INodeProperties[] = [
 	jobLocator({ description: 'The job to get' }),
@@ -20,7 +20,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
-	const simplify = readSimplify(this, itemIndex);
+	const shape = readJobShape(this, itemIndex);
 	const record = await requestResource<Job>(this, routes.getJob(jobId), 'jobs', { itemIndex });
-	return [{ json: jobJson(record, simplify) }];
+	return [{ json: jobItemJson(record, shape) }];
 }

@@ -5,13 +5,14 @@ import { routes } from '../../api/routes';
 import type { Job } from '../../api/types';
 import { JOB_STATUSES, TRANSFER_TYPES } from '../../api/types';
 import {
+	filtersCollection,
 	accountLocator,
 	groupLocator,
 	returnAllOrLimit,
 	storageLocator,
 	userLocator,
 } from '../../descriptions/common.descriptions';
-import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobItemJson, readJobShape, simplifyJobProperty } from '../../helpers/jobOutput';
 import { JOB_FILTER_API } from '../../helpers/jobFilters';
 import { filterQuery, filterSpecsOf, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
@@ -36,59 +37,51 @@ export const JOB_SORT_FIELDS = [
 
 const title = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
-const filters: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	description: 'Only jobs that match all of these are returned',
-	options: [
-		accountLocator({ required: false, description: 'Only jobs of this account' }),
-		{
-			displayName: 'Dry Run',
-			name: 'dryRun',
-			type: 'boolean',
-			default: true,
-			description: 'Whether to return only dry-run jobs (on) or only real jobs (off)',
-		},
-		groupLocator({ required: false, description: 'Only jobs of this group' }),
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			description: 'Only jobs with exactly this name',
-		},
-		storageLocator('sourceStorageId', 'Source Storage', {
-			required: false,
-			description: 'Only jobs that read from this storage',
-		}),
-		{
-			displayName: 'Status',
-			name: 'status',
-			type: 'options',
-			default: 'running',
-			options: JOB_STATUSES.map((status) => ({ name: title(status), value: status })).sort((a, b) =>
-				a.name.localeCompare(b.name),
-			),
-			description: 'Only jobs in this status',
-		},
-		storageLocator('targetStorageId', 'Target Storage', {
-			required: false,
-			description: 'Only jobs that write to this storage',
-		}),
-		{
-			displayName: 'Transfer Type',
-			name: 'transferType',
-			type: 'options',
-			default: 'copy',
-			options: TRANSFER_TYPES.map((type) => ({ name: title(type), value: type })),
-			description: 'Only jobs of this transfer type',
-		},
-		userLocator({ required: false, description: 'Only jobs started by this user' }),
-	],
-};
+const filters = filtersCollection('Only jobs that match all of these are returned', [
+	accountLocator({ required: false, description: 'Only jobs of this account' }),
+	{
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return only dry-run jobs (on) or only real jobs (off)',
+	},
+	groupLocator({ required: false, description: 'Only jobs of this group' }),
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		description: 'Only jobs with exactly this name',
+	},
+	storageLocator('sourceStorageId', 'Source Storage', {
+		required: false,
+		description: 'Only jobs that read from this storage',
+	}),
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		default: 'running',
+		options: JOB_STATUSES.map((status) => ({ name: title(status), value: status })).sort((a, b) =>
+			a.name.localeCompare(b.name),
+		),
+		description: 'Only jobs in this status',
+	},
+	storageLocator('targetStorageId', 'Target Storage', {
+		required: false,
+		description: 'Only jobs that write to this storage',
+	}),
+	{
+		displayName: 'Transfer Type',
+		name: 'transferType',
+		type: 'options',
+		default: 'copy',
+		options: TRANSFER_TYPES.map((type) => ({ name: title(type), value: type })),
+		description: 'Only jobs of this transfer type',
+	},
+	userLocator({ required: false, description: 'Only jobs started by this user' }),
+]);
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -107,8 +100,8 @@ export const FILTERS = filterSpecsOf(filters, JOB_FILTER_API);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
-	const simplify = readSimplify(this, itemIndex);
+	const shape = readJobShape(this, itemIndex);
 	return await getManyRecords<Job>(this, itemIndex, routes.listJobs(), qs, JOB_SORT_FIELDS, (job) =>
-		jobJson(job, simplify),
+		jobItemJson(job, shape),
 	);
 }

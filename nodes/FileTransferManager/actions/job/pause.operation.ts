@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { flatten } from '../../helpers/output';
+import { statusJobJson } from '../../helpers/jobOutput';
 import { setJobStatus } from '../../helpers/jobStatus';
 
 const properties: INodeProperties[] = [
@@ -17,5 +17,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	return [{ json: flatten(await setJobStatus(this, itemIndex, 'paused')) }];
+	return [{ json: statusJobJson(this, await setJobStatus(this, itemIndex, 'paused')) }];
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { flatten } from '../../helpers/output';
+import { statusJobJson } from '../../helpers/jobOutput';
 import { setJobStatus } from '../../helpers/jobStatus';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 
@@ -23,5 +23,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const resumed = await setJobStatus(this, itemIndex, 'running');
 	const job = wait ? await waitForJob(this, resumed, wait, itemIndex) : resumed;
-	return [{ json: flatten(job) }];
+	return [{ json: statusJobJson(this, job) }];
 }

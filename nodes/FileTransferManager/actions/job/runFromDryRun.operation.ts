@@ -8,7 +8,7 @@ import { operationError } from '../../transport/operationError';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
 import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
-import { jobJson, readSimplify, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobItemJson, readJobShape, simplifyJobProperty, toolMoney } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
 
@@ -92,7 +92,7 @@ export function attributesFromDryRun(dryRun: Job, name: string | undefined): Job
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const dryRunId = requireLocatorId(this, itemIndex, 'jobId', 'Dry-Run Job');
+	const dryRunId = requireLocatorId(this, itemIndex, 'jobId', 'Dry-Run Job', 'dryRun');
 	const nameParameter = this.getNodeParameter('name', itemIndex, '');
 	const name =
 		typeof nameParameter === 'string' && nameParameter.trim() !== ''
@@ -104,7 +104,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// dry runs need not have names of their own.
 	const ifNameExists = readIfNameExists(this, itemIndex, extra, name, 'Name');
 	const wait = waitSettingsFromParameters(this, itemIndex);
-	const simplify = readSimplify(this, itemIndex);
+	const shape = readJobShape(this, itemIndex);
 
 	const { created, prepared } = await createJobInTurn(this, ifNameExists, name, itemIndex, async () => {
 		const dryRun = await finishedDryRun(this, dryRunId, itemIndex);
@@ -114,11 +114,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { dryRun } = prepared;
 
 	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
-	const json: IDataObject = {
-		...jobJson(job, simplify),
-		dryRunJobId: dryRun.id,
-		estimatedCost: (dryRun.attributes.stats?.estimatedCost ?? null) as IDataObject | null,
-	};
+	const dryRunCost = dryRun.attributes.stats?.estimatedCost ?? null;
+	const json: IDataObject =
+		shape === 'tool'
+			? { ...jobItemJson(job, shape), dryRunJobId: dryRun.id, dryRunEstimatedCost: toolMoney(dryRunCost) }
+			: { ...jobItemJson(job, shape), dryRunJobId: dryRun.id, estimatedCost: dryRunCost as IDataObject | null };
 	markCreated(json, created);
 	return [{ json }];
 }

@@ -89,7 +89,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const attributes: UserCreateAttributes = { accountId, deploymentId: accountId, email };
 	if (fields.firstName !== undefined) attributes.firstName = String(fields.firstName);
 	if (fields.lastName !== undefined) attributes.lastName = String(fields.lastName);
-	const groupId = optionalUuid(this, itemIndex, 'Group', locatorValue(fields.groupId));
+	const groupId = optionalUuid(this, itemIndex, 'Group', locatorValue(fields.groupId), 'additionalFields.groupId');
 	if (groupId) attributes.groupId = groupId;
 	if (fields.timezone !== undefined && fields.timezone !== '') {
 		attributes.timezone = requireTimeZone(this, itemIndex, 'Time Zone', fields.timezone);

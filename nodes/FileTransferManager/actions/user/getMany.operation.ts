@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
 import type { User } from '../../api/types';
-import { accountLocator, groupLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
+import { accountLocator, filtersCollection, groupLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
 import { filterQuery, filterSpecsOf, requireEmail, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
 
@@ -15,26 +15,18 @@ const SORT_FIELDS = [
 	{ name: 'Updated At', value: 'updatedAt' },
 ];
 
-const filters: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	description: 'Only users that match all given filters (exact match)',
-	options: [
-		accountLocator({ required: false, description: 'Only users of this account' }),
-		{
-			displayName: 'Email',
-			name: 'email',
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-			description: 'Only the user with exactly this e-mail address',
-		},
-		groupLocator({ required: false, description: 'Only users in this group' }),
-	],
-};
+const filters = filtersCollection('Only users that match all given filters (exact match)', [
+	accountLocator({ required: false, description: 'Only users of this account' }),
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: 'Only the user with exactly this e-mail address',
+	},
+	groupLocator({ required: false, description: 'Only users in this group' }),
+]);
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
