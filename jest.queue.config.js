@@ -1,6 +1,6 @@
 /**
  * The queue-mode e2e suites (test/queue): real n8n with Postgres, Redis, main and workers. `npm test` runs
- * them (scripts/test.ts), or alone with `npm run test:queue`. Three files, side by side: each starts its own
+ * them (scripts/test.ts), or alone with `npm run test:queue`. Two files, side by side: each starts its own
  * stack, and most of their time is spent waiting for polls.
  */
 const { transform } = require('./jest.config.js');
@@ -11,6 +11,6 @@ module.exports = {
 	transform,
 	roots: ['<rootDir>/test/queue'],
 	globalSetup: '<rootDir>/test/queue/globalSetup.js',
-	maxWorkers: 3,
+	maxWorkers: 2,
 	testTimeout: 10 * 60 * 1000,
 };
