@@ -2,12 +2,15 @@
  * `npm test`: every check and every test layer, as CI runs them (`.ci/run`), with the time of each stage
  * printed at the end.
  *
- * Two lanes, side by side on the two cores:
- * - main:  typecheck → lint → lint:links → lint:dead → release:check (packs, so builds dist/) → unit →
- *          integration → e2e
- * - n8n:   n8n:install (from npm's cache when it has the packages) → the queue suite, once dist/ is built
- * The e2e layer waits for n8n's install. A failed stage fails the run; the other lane still finishes, so
- * that one run shows every failure.
+ * Two lanes side by side on the two cores, then the layers that run n8n, one after the other:
+ * - checks and tests: typecheck → lint → lint:links → lint:dead → release:check (packs, so builds dist/) →
+ *   unit → integration;
+ * - n8n:install (from npm's cache when it has the packages);
+ * - then e2e, then queue. Each starts many n8n processes; side by side (measured in clean-clone runs of
+ *   2026-11-26) they overloaded two cores: n8n's 5 s database ping timed out and n8n answered "Database is
+ *   not ready" for seconds, its Postgres pool timed out connecting, and the runs failed or took longer.
+ * A failed stage fails the run; the stages that do not depend on it still run, so that one run shows every
+ * failure.
  *
  * Usage: npm test [-- --only unit,integration]   (stage names as in the table; the rest are skipped)
  */
@@ -107,11 +110,6 @@ async function main(): Promise<void> {
 		{ name: 'lint-dead', command: ['run', 'lint:dead'] },
 		{ name: 'release-check', command: ['run', 'release:check'] },
 	]);
-	const queue = (async () => {
-		const [installed, checked] = await Promise.all([install, checks]);
-		if (!installed || !checked) return false;
-		return run({ name: 'queue', command: ['run', 'test:queue'], env: { FTM_QUEUE_BUILT: '1' } });
-	})();
 	const tests = (async () => {
 		if (!(await checks)) return false;
 		const early = await lane([
@@ -119,12 +117,14 @@ async function main(): Promise<void> {
 			{ name: 'integration', command: ['run', 'test:integration', '--', '--ci'] },
 		]);
 		if (!(await install)) {
-			outcomes.push({ name: 'e2e', startedAt: Date.now(), seconds: 0, result: 'skipped' });
+			for (const name of ['e2e', 'queue']) outcomes.push({ name, startedAt: Date.now(), seconds: 0, result: 'skipped' });
 			return false;
 		}
-		return (await run({ name: 'e2e', command: ['run', 'test:e2e'], env: { FTM_PACKAGE_BUILT: '1' } })) && early;
+		const e2e = await run({ name: 'e2e', command: ['run', 'test:e2e'], env: { FTM_PACKAGE_BUILT: '1' } });
+		const queue = await run({ name: 'queue', command: ['run', 'test:queue'], env: { FTM_QUEUE_BUILT: '1' } });
+		return early && e2e && queue;
 	})();
-	const results = await Promise.all([install, checks, queue, tests]);
+	const results = await Promise.all([install, checks, tests]);
 	process.stdout.write(`\n${table()}\n`);
 	process.exitCode = results.every(Boolean) ? 0 : 1;
 }

@@ -40,6 +40,13 @@ export const NEXT_POLL_MS = 90 * 1000;
  * Bull's defaults (lock 60 s, stalled check every 30 s) would make the worker-crash scenario wait 1.5 min
  * for n8n to notice; these shorten it. The lock is still renewed every 3 s.
  */
+/**
+ * n8n pings its database every 2 s and answers "Database is not ready" (503) to every request after one ping
+ * of more than 5 s: on two cores shared by two stacks that happened with a healthy Postgres. The suites
+ * allow 20 s.
+ */
+const SHARED_CORES_ENV = { DB_PING_TIMEOUT_MS: '20000' };
+
 const QUEUE_LOCK_ENV = {
 	QUEUE_WORKER_LOCK_DURATION: '12000',
 	QUEUE_WORKER_LOCK_RENEW_TIME: '3000',
@@ -106,7 +113,7 @@ export async function newStack(run: QueueRun, label: string, env: Record<string,
 		clientSecret: run.sandbox.clientSecret,
 		tarball: run.tarball,
 		examples: false,
-		env: { ...QUEUE_LOCK_ENV, ...env },
+		env: { ...QUEUE_LOCK_ENV, ...SHARED_CORES_ENV, ...env },
 		log: (line) => log(`${label}: ${line}`),
 		onUnexpectedExit: (name, how, tail) => {
 			run.unexpected.push(`${label}/${name}: ${how}`);
