@@ -159,6 +159,8 @@ export interface NodeRunResult {
 
 interface WorkflowSpec {
 	credentials: TestCredentialsHelper;
+	/** The node types the run knows; default: the package's nodes and the test input node. */
+	nodeTypes?: INodeTypes;
 	nodes: INode[];
 	connections: IConnections;
 	/** The node the run starts from, with its input items. */
@@ -169,7 +171,7 @@ interface WorkflowSpec {
 }
 
 /** Runs a workflow through n8n-core's WorkflowExecute, from one start node, as a workflow run does. */
-async function executeWorkflow(spec: WorkflowSpec): Promise<IRun> {
+export async function executeWorkflow(spec: WorkflowSpec): Promise<IRun> {
 	const { nodes, connections, mode } = spec;
 	const workflow = new Workflow({
 		id: 'wf-test',
@@ -177,7 +179,7 @@ async function executeWorkflow(spec: WorkflowSpec): Promise<IRun> {
 		nodes,
 		connections,
 		active: false,
-		nodeTypes,
+		nodeTypes: spec.nodeTypes ?? nodeTypes,
 		pinData: spec.pinData,
 		settings: { executionOrder: 'v1' },
 	});

@@ -13,7 +13,6 @@
  * appended to its name, no inputs, the ai_tool output, and the Tool Description parameters
  * (convertNodeToAiTool).
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -26,10 +25,10 @@ import type {
 	INodeTypes,
 	IVersionedNodeType,
 } from 'n8n-workflow';
-import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
 import type { TestCredentialsHelper } from './credentials';
-import { additionalDataFor, NODE_TYPE, nodeOf, nodeTypes } from './engine';
+import { executeWorkflow, NODE_TYPE, nodeOf, nodeTypes } from './engine';
 
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
 const AGENT_TYPE = 'test.agent';
@@ -170,31 +169,14 @@ export async function callTool(options: ToolCallOptions): Promise<ToolCall> {
 			[NodeConnectionTypes.AiTool]: [[{ node: AGENT_NAME, type: NodeConnectionTypes.AiTool, index: 0 }]],
 		},
 	};
-	const workflow = new Workflow({
-		id: 'wf-tool',
-		name: 'tool',
+	const run = await executeWorkflow({
+		credentials: options.credentials,
 		nodes,
 		connections,
-		active: false,
+		start: { node: agentNode, items: [{ json: {} }] },
+		mode: 'manual',
 		nodeTypes: toolNodeTypes,
-		settings: { executionOrder: 'v1' },
 	});
-	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: agentNode, data: { main: [[{ json: {} }]] }, source: null }] },
-	});
-	const additionalData = additionalDataFor(options.credentials);
-	additionalData.hooks = new ExecutionLifecycleHooks('manual', 'exec-tool', {
-		id: 'wf-tool',
-		name: 'tool',
-		nodes,
-		connections,
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
-	const run = await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
 	const task = run.data.resultData.runData[AGENT_NAME]?.[0];
 	const runError = task?.error ?? run.data.resultData.error;
 	if (runError) throw runError;

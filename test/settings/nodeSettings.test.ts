@@ -5,26 +5,16 @@
  */
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_IDS, startSandbox } from '../../sandbox/src';
+import { DEMO_IDS } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
-import { credentialsFor, runNode, runWorkflow } from '../harness/engine';
+import { runNode, runWorkflow } from '../harness/engine';
 import { RESOURCES, type ResourceCase } from './cases';
+import { useNodeSandbox } from '../harness/sandbox';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ speed: 1000 });
-	credentials = credentialsFor(sandbox);
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.faults.clear();
-	sandbox.requests.clear();
-});
+useNodeSandbox({ speed: 1000 }, (running) => ({ sandbox, credentials } = running));
 
 const parametersOf = (c: ResourceCase, extra: INodeParameters = {}): INodeParameters => ({
 	resource: c.resource,

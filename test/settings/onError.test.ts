@@ -5,26 +5,15 @@
  */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
-import { credentialsFor, runNode, runWorkflow } from '../harness/engine';
+import { runNode, runWorkflow } from '../harness/engine';
 import { RESOURCES, type ResourceCase } from './cases';
+import { useNodeSandbox } from '../harness/sandbox';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ speed: 1000 });
-	credentials = credentialsFor(sandbox);
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.faults.clear();
-	sandbox.requests.clear();
-});
+useNodeSandbox({ speed: 1000 }, (running) => ({ sandbox, credentials } = running));
 
 const inputs = (c: ResourceCase): IDataObject[] => [c.good, c.invalid, c.failing, c.good];
 

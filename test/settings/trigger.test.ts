@@ -8,26 +8,16 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { DEMO_IDS, startSandbox } from '../../sandbox/src';
+import { DEMO_IDS } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
-import { credentialsFor, runTriggerManually, runWorkflow, triggerHandle, UPSTREAM_NAME } from '../harness/engine';
+import { runTriggerManually, runWorkflow, triggerHandle, UPSTREAM_NAME } from '../harness/engine';
 import { rlExpr } from './cases';
+import { useNodeSandbox } from '../harness/sandbox';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ speed: 1000 });
-	credentials = credentialsFor(sandbox);
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.faults.clear();
-	sandbox.requests.clear();
-});
+useNodeSandbox({ speed: 1000 }, (running) => ({ sandbox, credentials } = running));
 
 /** Retries of the transport off, so that one injected fault fails the poll. */
 const params = { events: ['failed', 'finished', 'stuck'], filters: {}, options: {}, requestOptions: { maxRetries: 0 } };

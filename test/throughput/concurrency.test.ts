@@ -5,32 +5,22 @@
  */
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_IDS, startSandbox } from '../../sandbox/src';
+import { DEMO_IDS } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
-import { credentialsFor, runNode, type NodeRunResult } from '../harness/engine';
+import { runNode, type NodeRunResult } from '../harness/engine';
 import { RESOURCES, type ResourceCase } from '../settings/cases';
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/transport';
 import { rl } from '../harness/locator';
 import { demoDryRunCopy } from '../harness/parameters';
+import { useNodeSandbox } from '../harness/sandbox';
 
 const FILES = DEMO_IDS.storageIds.files;
 const ARCHIVE = DEMO_IDS.storageIds.archive;
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ speed: 1 });
-	credentials = credentialsFor(sandbox);
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.faults.clear();
-	sandbox.requests.clear();
-});
+useNodeSandbox({ speed: 1 }, (running) => ({ sandbox, credentials } = running));
 
 const withParallel = (parameters: INodeParameters, parallel?: number): INodeParameters =>
 	parallel === undefined

@@ -7,26 +7,20 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
+import { DEMO_IDS } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../../harness/credentials';
-import { credentialsFor, runNode } from '../../harness/engine';
+import { runNode } from '../../harness/engine';
 import { rl } from '../../harness/locator';
 import { callTool, type ToolCall } from '../../harness/tool';
+import { useNodeSandbox } from '../../harness/sandbox';
 
 const { jobIds, storageIds } = DEMO_IDS;
 const fromAi = (key: string) => `={{ $fromAI('${key}', 'the ${key}', 'string') }}`;
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ speed: 1000 });
-	credentials = credentialsFor(sandbox);
-});
-afterAll(async () => {
-	await sandbox?.close();
-});
+useNodeSandbox({ speed: 1000 }, (running) => ({ sandbox, credentials } = running));
 
 const call = (parameters: INodeParameters, args: IDataObject): Promise<ToolCall> =>
 	callTool({ credentials, parameters, args });
