@@ -12,7 +12,6 @@ import type { Sandbox, SandboxOptions } from '../../sandbox/src/api';
 import type {
 	ErrorCode,
 	JobCreateAttributes,
-	JobStats,
 	JobStatus,
 	StorageType,
 } from '../../nodes/FileTransferManager/api/types';
@@ -209,21 +208,7 @@ export function expectJsonApi(res: Res, status: number): void {
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Full stats object with nulls and zeros, for control.insertJobs. */
-export function emptyStats(over: Partial<JobStats> = {}): JobStats {
-	return {
-		startedAt: null,
-		finishedAt: null,
-		estimatedDuration: null,
-		estimatedCost: null,
-		estimatedFinishedAt: null,
-		scannedFilesCount: 0,
-		filesCount: 0,
-		filesSize: 0,
-		transferredCount: 0,
-		transferredSize: 0,
-		...over,
-	};
-}
+export { emptyStats } from '../harness/jobStats';
 
 export type JobInput = Omit<Partial<JobCreateAttributes>, 'source' | 'target'> & {
 	source?: Partial<JobCreateAttributes['source']> & Record<string, unknown>;

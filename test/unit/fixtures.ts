@@ -5,6 +5,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import type { Job, JobAttributes, JobStats } from '../../nodes/FileTransferManager/api/types';
+import { emptyStats } from '../harness/jobStats';
 
 export const NODE: INode = {
 	id: 'unit-node',
@@ -22,18 +23,6 @@ export const ACCOUNT_ID = uuid(0xa0);
 export const SOURCE_ID = uuid(0x50);
 export const TARGET_ID = uuid(0x7a);
 
-const STATS: JobStats = {
-	startedAt: null,
-	finishedAt: null,
-	estimatedDuration: null,
-	estimatedCost: null,
-	estimatedFinishedAt: null,
-	scannedFilesCount: 0,
-	filesCount: 0,
-	filesSize: 0,
-	transferredCount: 0,
-	transferredSize: 0,
-};
 
 /** A job with every attribute the API sends; `attributes` and `stats` override the defaults. */
 export function makeJob(
@@ -62,7 +51,7 @@ export function makeJob(
 			createdAt: '2026-11-21T08:00:00.000Z',
 			updatedAt: '2026-11-21T09:00:00.000Z',
 			...attributes,
-			stats: { ...STATS, ...stats },
+			stats: emptyStats(stats),
 		},
 	};
 }
