@@ -60,23 +60,19 @@ export function requireUuid(
 	kind?: RecordKind,
 ): string {
 	const text = typeof value === 'string' ? value.trim() : value;
-	if (text === '' || text === undefined || text === null || !isUuid(text)) {
-		const forTool = toolIdError(ctx, itemIndex, parameter, value, kind);
-		if (forTool) throw forTool;
-	}
+	if (isUuid(text)) return text;
+	const forTool = toolIdError(ctx, itemIndex, parameter, value, kind);
+	if (forTool) throw forTool;
 	if (text === '' || text === undefined || text === null) {
 		throw invalidInput(ctx, itemIndex, `"${field}"`, 'is required');
 	}
-	if (!isUuid(text)) {
-		throw invalidInput(
-			ctx,
-			itemIndex,
-			`"${field}"`,
-			`must be a UUID, got ${JSON.stringify(text)}`,
-			'IDs of this API look like 3f2b8c1e-6a1d-4c1f-9b7e-0d2a6c9e4f10. Pick the record from the list, or map an ID field.',
-		);
-	}
-	return text;
+	throw invalidInput(
+		ctx,
+		itemIndex,
+		`"${field}"`,
+		`must be a UUID, got ${JSON.stringify(text)}`,
+		'IDs of this API look like 3f2b8c1e-6a1d-4c1f-9b7e-0d2a6c9e4f10. Pick the record from the list, or map an ID field.',
+	);
 }
 
 /** Like requireUuid, but an empty value gives undefined. */
