@@ -34,6 +34,7 @@ export const DEVIATION_MODES = [
 	'extra-attributes',
 	'no-total',
 	'other-routes',
+	'moved-subroutes',
 	'no-deployment-id',
 	'root-shape',
 	'delete-200',
@@ -72,6 +73,7 @@ interface Modes {
 	extraAttributes: boolean;
 	noTotal: boolean;
 	otherRoutes: boolean;
+	movedSubroutes: boolean;
 	noDeploymentId: boolean;
 	rootShape: boolean;
 	delete200: boolean;
@@ -92,6 +94,7 @@ const emptyModes = (): Modes => ({
 	extraAttributes: false,
 	noTotal: false,
 	otherRoutes: false,
+	movedSubroutes: false,
 	noDeploymentId: false,
 	rootShape: false,
 	delete200: false,
@@ -178,6 +181,10 @@ export function parseDeviations(input: readonly string[] | string): { list: stri
 			case 'other-routes':
 				noArg();
 				m.otherRoutes = true;
+				break;
+			case 'moved-subroutes':
+				noArg();
+				m.movedSubroutes = true;
 				break;
 			case 'no-deployment-id':
 				noArg();
@@ -318,9 +325,12 @@ export class Deviations {
 					);
 				}
 			}
-			if (m.otherRoutes) {
+			if (m.otherRoutes || m.movedSubroutes) {
 				if (SUB_LIST.test(path)) {
-					throw foreignError(404, 'route-not-found', 'Route Not Found', `No route matches ${method} ${path}.`);
+					// other-routes says so in a code of its own; moved-subroutes answers as the contract's server
+					// answers a path it does not know: 404 entity-not-found, as for an unknown job.
+					if (m.otherRoutes) throw foreignError(404, 'route-not-found', 'Route Not Found', `No route matches ${method} ${path}.`);
+					throw apiError(404, 'entity-not-found', `No route matches ${method} ${path}.`);
 				}
 				const other = OTHER_SUB_LIST.exec(path);
 				if (other) {
@@ -424,7 +434,7 @@ export class Deviations {
 		const out: Record<string, unknown> = { ...body, meta: { ...body.meta, page } };
 		const cursor = typeof page.after === 'string' ? page.after : null;
 		const cursorParam = m.cursorName ? 'page[cursor]' : 'page[after]';
-		if (m.linksOnly || ((m.cursorName || m.otherRoutes) && 'links' in body)) {
+		if (m.linksOnly || ((m.cursorName || m.otherRoutes || m.movedSubroutes) && 'links' in body)) {
 			out.links = { ...(isObject(body.links) ? body.links : {}), next: cursor ? nextUrl(baseUrl, clientPath, clientQuery, cursorParam, cursor) : null };
 		}
 		if (m.linksOnly) delete page.after;

@@ -538,6 +538,32 @@ describe('other-routes', () => {
 	});
 });
 
+describe('moved-subroutes', () => {
+	it('our sub-list routes of a job that exists get 404 entity-not-found, as an unknown job does', async () => {
+		h.sb.deviations.set('moved-subroutes');
+		expect(h.sb.state.job(JOB.copied)).toBeDefined();
+		for (const url of [`/jobs/${JOB.copied}/transfers`, `/jobs/${JOB.copied}/errors`]) {
+			const res = await h.api.get(url);
+			expectError(res, 404, 'entity-not-found');
+			expect(res.data.errors[0]).toEqual({ status: '404', code: 'entity-not-found', title: 'Entity Not Found', detail: `No route matches GET ${url}.` });
+		}
+		// The job itself is still there.
+		expectJsonApi(await h.api.get(`/jobs/${JOB.copied}`), 200);
+	});
+
+	it('serves them under /job-transfers and /job-errors with filter[job.id], as other-routes does', async () => {
+		h.sb.deviations.set('moved-subroutes');
+		const transfers = await followLinks(h.api, '/job-transfers', { 'filter[job.id]': JOB.copied, 'page[limit]': '1' });
+		expect(transfers.ids).toEqual(h.sb.state.jobTransfers(JOB.copied).map((t) => t.attributes.path));
+		const errors = await h.api.get('/job-errors', { 'filter[job.id]': JOB.failedSync });
+		expect(ids(errors)).toEqual(h.sb.state.jobErrors(JOB.failedSync).map((e) => e.id));
+	});
+
+	it('without the mode our sub-list routes answer', async () => {
+		expectJsonApi(await h.api.get(`/jobs/${JOB.copied}/transfers`), 200);
+	});
+});
+
 describe('modes the API description suggests', () => {
 	it('no-deployment-id: resources carry accountId only; create still accepts deploymentId', async () => {
 		h.sb.deviations.set('no-deployment-id');
