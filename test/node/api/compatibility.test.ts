@@ -70,6 +70,7 @@ const FAILS: Array<[string, string[]]> = [
 	['json-only', ['media-type']],
 	['no-total', ['page-total']],
 	['other-routes', ['transfers-route', 'errors-route']],
+	['moved-subroutes', ['transfers-route', 'errors-route']],
 	['root-shape', ['root']],
 	// Harmless to the nodes: reported in `observed`, not as failures (see the tests below).
 	['extra-attributes', ['unknown-attributes']],
@@ -170,6 +171,32 @@ describe('api: check compatibility, the contract (demo data)', () => {
 		({ checks } = await checkCompatibility(sandbox));
 		expect(byId(checks, 'cursor-paging').observed).toContain('"cursor"');
 		expect(byId(checks, 'cursor-paging').fix).toContain('Report this output');
+	});
+
+	it.each(['moved-subroutes', 'other-routes'])('%s: the transfers and errors routes are reported as not served for a job that exists', async (mode) => {
+		sandbox.deviations.set([mode]);
+		const { checks } = await checkCompatibility(sandbox);
+		for (const kind of ['transfers', 'errors']) {
+			const check = byId(checks, `${kind}-route`);
+			expect(check.observed).toMatch(/HTTP 404/);
+			expect(check.observed).toContain(`the job exists (it was listed), so this deployment serves a job's ${kind} elsewhere, not at GET /jobs/{id}/${kind}.`);
+			expect(check.fix).toContain(`saying that the job exists and its ${kind} are served elsewhere`);
+		}
+	});
+
+	it('no-total: list-routes gives a count only where it is one', async () => {
+		let { checks } = await checkCompatibility(sandbox);
+		const total = sandbox.state.jobs().length;
+		expect(byId(checks, 'list-routes').observed).toContain(`/jobs: ${total} in all`);
+		sandbox.deviations.set(['no-total']);
+		({ checks } = await checkCompatibility(sandbox));
+		const observed = byId(checks, 'list-routes').observed;
+		// A page of one of several jobs: the record read is not the count.
+		expect(observed).toContain('/jobs: 1 record on the first page, no total given');
+		expect(observed).not.toMatch(/\/jobs: 1 in all/);
+		// The one account is all of them: its page says it is the last.
+		expect(sandbox.state.accounts().length).toBe(1);
+		expect(observed).toContain('/accounts: 1 in all');
 	});
 
 	it('extra-attributes fails its check with nothing to change, no-deployment-id passes, with what was seen in observed', async () => {

@@ -13,6 +13,21 @@ function pageMetaOf(doc: Doc): Doc | undefined {
 	return isObject(meta) && isObject(meta.page) ? meta.page : undefined;
 }
 
+/**
+ * How many records a list holds, as far as its first page tells: `meta.page.total`, else the records read
+ * when the page says it is the last; else only how many were read, never as if that were the count.
+ */
+function countOf(doc: Doc, read: number): string {
+	const pageMeta = pageMetaOf(doc);
+	const total = pageMeta?.total;
+	if (typeof total === 'number') return `${total} in all`;
+	const next = isObject(doc.links) ? doc.links.next : undefined;
+	const after = pageMeta?.after;
+	const pointsOn = typeof next === 'string' || typeof after === 'string';
+	if (!pointsOn && (next === null || after === null)) return `${read} in all`;
+	return `${plural(read, 'record')} on the first page, no total given`;
+}
+
 export const listRoutes: CheckSpec = {
 	check: 'list-routes',
 	title: 'The lists /accounts, /groups, /users, /jobs and /storages answer JSON:API lists',
@@ -23,8 +38,7 @@ export const listRoutes: CheckSpec = {
 		for (const { type } of COLLECTIONS) {
 			const page = await probe.firstOfOne(type);
 			if (page.ok) {
-				const total = pageMetaOf(page.doc)?.total;
-				seen.push(`/${type}: ${typeof total === 'number' ? `${total} in all` : plural(page.records.length, 'record')}`);
+				seen.push(`/${type}: ${countOf(page.doc, page.records.length)}`);
 				continue;
 			}
 			// No token, or no answer at all: the token check (or the network) is at fault, not the route.

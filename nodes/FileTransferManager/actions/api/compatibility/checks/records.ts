@@ -158,11 +158,15 @@ function subListCheck(kind: 'transfers' | 'errors'): CheckSpec {
 			const page = await probe.list(`sub:${kind}`, type, route, { 'page[limit]': 1 });
 			const path = `GET /jobs/${job.id}/${kind}?page[limit]=1`;
 			if (!page.ok) {
-				if (httpCodeOf(page.error) === undefined || isTokenFailure(page.error)) return cannotTell(`${path}: ${errorText(page.error)}`);
+				const http = httpCodeOf(page.error);
+				if (http === undefined || isTokenFailure(page.error)) return cannotTell(`${path}: ${errorText(page.error)}`);
+				const readers = `Job › Get ${kind === 'transfers' ? 'Transfers' : 'Errors'}${kind === 'errors' ? ' and the trigger\'s Attach Errors' : ''}`;
+				// The job was just listed, so a 404 or 405 here says the route is not served, not that the job is missing.
+				const elsewhere = http === '404' || http === '405';
 				return {
 					result: 'fail',
-					observed: `${path}: ${errorText(page.error)}`,
-					fix: `Job › Get ${kind === 'transfers' ? 'Transfers' : 'Errors'}${kind === 'errors' ? ' and the trigger\'s Attach Errors' : ''} read this list and fail on this deployment. Report where it serves a job's ${kind} to the package maintainers (nodes/FileTransferManager/api/routes.ts holds the paths).`,
+					observed: `${path}: ${errorText(page.error)}${elsewhere ? `; the job exists (it was listed), so this deployment serves a job's ${kind} elsewhere, not at GET /jobs/{id}/${kind}.` : ''}`,
+					fix: `${readers} read this list and fail on this deployment${elsewhere ? `, saying that the job exists and its ${kind} are served elsewhere` : ''}. Report where it serves a job's ${kind} to the package maintainers (nodes/FileTransferManager/api/routes.ts holds the paths); meanwhile the HTTP Request node can read that route with this credential.`,
 				};
 			}
 			const links = isObject(page.doc.links) ? page.doc.links : undefined;
