@@ -6,6 +6,7 @@ import type { JobError } from '../../api/types';
 import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
 import { requireLocatorId, readLimit } from '../../helpers/validate';
 import { jobErrorJson } from '../../helpers/jobOutput';
+import { subListFailure } from '../../helpers/jobSubList';
 import { recordChecker } from '../../helpers/shape';
 import { apiRequestAllItems } from '../../transport';
 
@@ -24,9 +25,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = readLimit(this, itemIndex);
 	const route = routes.listJobErrors(jobId);
 	const check = recordChecker<JobError>(this, 'job-errors', { route, itemIndex });
-	return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
-		limit,
-		itemIndex,
-		map: (record) => ({ json: jobErrorJson(jobId, check(record)) }),
-	});
+	try {
+		return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
+			limit,
+			itemIndex,
+			map: (record) => ({ json: jobErrorJson(jobId, check(record)) }),
+		});
+	} catch (error) {
+		// A 404 or 405 for a job that exists: the deployment serves its errors at another route.
+		throw await subListFailure(this, error, jobId, 'errors', route, itemIndex);
+	}
 }

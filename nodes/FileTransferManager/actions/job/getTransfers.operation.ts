@@ -6,6 +6,7 @@ import type { JobTransfer } from '../../api/types';
 import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
 import { requireLocatorId, readLimit } from '../../helpers/validate';
 import { transferJson } from '../../helpers/jobOutput';
+import { subListFailure } from '../../helpers/jobSubList';
 import { recordChecker } from '../../helpers/shape';
 import { apiRequestAllItems } from '../../transport';
 
@@ -24,9 +25,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = readLimit(this, itemIndex);
 	const route = routes.listJobTransfers(jobId);
 	const check = recordChecker<JobTransfer>(this, 'job-transfers', { route, itemIndex });
-	return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
-		limit,
-		itemIndex,
-		map: (record) => ({ json: transferJson(jobId, check(record)) }),
-	});
+	try {
+		return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
+			limit,
+			itemIndex,
+			map: (record) => ({ json: transferJson(jobId, check(record)) }),
+		});
+	} catch (error) {
+		// A 404 or 405 for a job that exists: the deployment serves its transfers at another route.
+		throw await subListFailure(this, error, jobId, 'transfers', route, itemIndex);
+	}
 }
