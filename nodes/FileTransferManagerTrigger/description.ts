@@ -123,7 +123,7 @@ export const properties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: MAX_ATTACHED_ERRORS },
 				default: 5,
 				description:
-					'How many of the job\'s first error and warning records to add to "failed" and "stuck" items, as "errors" (with "errorsTotal"). Costs one request per such item; 0 adds none.',
+					'How many of the job\'s first error and warning records to add to "failed" and "stuck" items, as "errors" (with "errorsTotal", null with "errorsNote" when the service gives no count). Costs one request per such item; 0 adds none.',
 			},
 			{
 				displayName: 'Attach Transfer Summary',

@@ -5,6 +5,8 @@ import { routes } from '../FileTransferManager/api/routes';
 import type { Job, JobError } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/transport/operationError';
 import { flatten } from '../FileTransferManager/helpers/output';
+import { subListFailure } from '../FileTransferManager/helpers/jobSubList';
+import type { CheckedPage } from '../FileTransferManager/helpers/shape';
 import { requestPage } from '../FileTransferManager/helpers/shape';
 import { jobSummary } from '../FileTransferManager/helpers/summary';
 import type { TriggerConfig } from './config';
@@ -16,13 +18,34 @@ function refused(error: NodeApiError): boolean {
 	return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
+/**
+ * `errorsTotal` of a page of a job's errors: `meta.page.total` when the service sends it; else the records
+ * read when the page says it is the last (`meta.page.after` or `links.next` null, neither pointing on), since
+ * they are then all of them. Otherwise the total is unknown: null, and `errorsNote` says how many at least.
+ */
+function errorsCount(page: CheckedPage<JobError>): IDataObject {
+	if (page.total !== undefined) return { errorsTotal: page.total };
+	const pointsOn = typeof page.after === 'string' || typeof page.nextUrl === 'string';
+	const last = !pointsOn && (page.after === null || page.nextUrl === null);
+	if (last) return { errorsTotal: page.data.length };
+	return {
+		errorsTotal: null,
+		errorsNote: `The service sent no total (meta.page.total) and there are more records: the job has at least ${page.data.length} error and warning records.`,
+	};
+}
+
 async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promise<IDataObject> {
+	const route = routes.listJobErrors(job.id);
 	try {
-		const page = await requestPage<JobError>(ctx, routes.listJobErrors(job.id), 'job-errors', {
-			qs: { 'page[limit]': count },
-		});
+		let page: CheckedPage<JobError>;
+		try {
+			page = await requestPage<JobError>(ctx, route, 'job-errors', { qs: { 'page[limit]': count } });
+		} catch (error) {
+			// A 404 or 405 for a job that exists: the deployment serves its errors at another route.
+			throw await subListFailure(ctx, error, job.id, 'errors', route);
+		}
 		const errors = page.data.slice(0, count).map((record) => flatten(record));
-		return { errors, errorsTotal: page.total ?? errors.length };
+		return { errors, ...errorsCount(page) };
 	} catch (error) {
 		// A malformed errors list would fail every poll from now on too: the event goes out with the reason.
 		if (error instanceof NodeOperationError) {
@@ -43,6 +66,7 @@ async function firstErrors(ctx: IPollFunctions, job: Job, count: number): Promis
 const TRIGGER_OUTPUT_KEYS = [
 	'aheadOfServiceClock',
 	'errors',
+	'errorsNote',
 	'errorsTotal',
 	'errorsUnavailable',
 	'transferSummary',
