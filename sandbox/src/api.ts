@@ -157,6 +157,8 @@ export interface RequestRecord {
 	fault?: FaultKind;
 	/** True when the network model refused it (503, queue full); such a request has no `fault`. */
 	overloaded?: true;
+	/** The service time the network model drew for it (latencyMs ± jitterMs), once it had its place. */
+	latencyMs?: number;
 	/** Authorization header value, as sent. */
 	authorization?: string;
 	at: number;

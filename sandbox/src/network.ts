@@ -18,7 +18,7 @@ const MAX_RETRY_AFTER = 3600;
 const KEYS: (keyof Settings)[] = ['latencyMs', 'jitterMs', 'capacity', 'queue', 'overloadRetryAfterSeconds'];
 
 /** Checks and completes settings; throws an Error naming the field for a bad value or an unknown field. */
-export function networkSettings(input: unknown): Settings {
+function networkSettings(input: unknown): Settings {
 	if (!isObject(input)) throw new Error('The network settings must be a JSON object.');
 	const unknown = Object.keys(input).filter((key) => !KEYS.includes(key as keyof Settings));
 	if (unknown.length > 0) throw new Error(`Unknown network setting ${unknown.join(', ')}; known: ${KEYS.join(', ')}.`);
@@ -49,7 +49,7 @@ export function networkSettings(input: unknown): Settings {
 export type Ticket = { overloaded: true; retryAfterSeconds: number } | { overloaded: false; admitted: Promise<Place | undefined> };
 
 /** A place in service; `leave` (once) frees it for the next waiting request. */
-export interface Place {
+interface Place {
 	latencyMs: number;
 	leave(): void;
 }
@@ -99,7 +99,7 @@ class Gate {
 		const { latencyMs, jitterMs } = this.settings;
 		let left = true;
 		return {
-			latencyMs: jitterMs > 0 ? Math.max(0, latencyMs - jitterMs + 2 * jitterMs * this.random()) : latencyMs,
+			latencyMs: jitterMs > 0 ? Math.max(0, Math.round(latencyMs - jitterMs + 2 * jitterMs * this.random())) : latencyMs,
 			leave: () => {
 				if (!left) return;
 				left = false;

@@ -119,9 +119,11 @@ export class HttpFront {
 		const place = await ticket.admitted;
 		if (!place) return;
 		try {
-			if (place.latencyMs > 0) await this.delay(place.latencyMs);
 			// A client that gave up while its request waited gets nothing; the place is free at once.
-			if (this.closed || req.socket.destroyed) return;
+			if (req.socket.destroyed) return;
+			record.latencyMs = place.latencyMs;
+			if (place.latencyMs > 0) await this.delay(place.latencyMs);
+			if (this.closed) return;
 			const fault = this.parts.faults.pick(method, path, route);
 			if (fault) record.fault = fault.kind;
 			await this.serve(req, res, url, record, fault);
