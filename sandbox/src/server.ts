@@ -118,12 +118,15 @@ export class HttpFront {
 		}
 		const place = await ticket.admitted;
 		if (!place) return;
+		const gone = () => req.destroyed || req.socket.destroyed;
 		try {
 			// A client that gave up while its request waited gets nothing; the place is free at once.
-			if (req.socket.destroyed) return;
+			if (gone()) return;
 			record.latencyMs = place.latencyMs;
 			if (place.latencyMs > 0) await this.delay(place.latencyMs);
-			if (this.closed) return;
+			// Nor is a request carried out whose client left during its service time (its body can no longer
+			// be read); the place is free after that time.
+			if (this.closed || gone()) return;
 			const fault = this.parts.faults.pick(method, path, route);
 			if (fault) record.fault = fault.kind;
 			await this.serve(req, res, url, record, fault);

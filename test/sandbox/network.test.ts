@@ -10,10 +10,10 @@ import { expectError, expectJsonApi, useSandbox, type Res } from './helpers';
 
 const h = useSandbox({ demo: true, seed: 5 });
 
+beforeEach(() => h.sb.requests.clear());
 afterEach(() => {
 	h.sb.network.clear();
 	h.sb.faults.clear();
-	h.sb.requests.clear();
 });
 
 /** Timers may fire up to a millisecond early against Date.now()'s rounding. */
@@ -190,6 +190,20 @@ describe('network model: capacity and queue', () => {
 		const log = h.sb.requests.all();
 		expect(log.map((r) => r.status)).toEqual([200, 0, 200]);
 		expect(log[1].latencyMs).toBeUndefined();
+	});
+
+	it('a request whose client gave up during its service time is not carried out and frees its place after that time', async () => {
+		await setNetwork({ latencyMs: 400, capacity: 1 });
+		const gaveUp = await timed(() => h.api.get('/accounts', undefined, { timeoutMs: 150 }).catch((error: Error) => error as never));
+		expect(gaveUp.res).toBeInstanceOf(Error);
+		const next = await timed(accounts);
+		expectJsonApi(next.res, 200);
+		expect(gaveUp.ms + next.ms).toBeGreaterThanOrEqual(800 - SLACK);
+		expect(h.sb.requests.all().map((r) => [r.status, r.latencyMs])).toEqual([
+			[0, 400],
+			[200, 400],
+		]);
+		expect(await network()).toMatchObject({ served: 2, inFlight: 0 });
 	});
 });
 
