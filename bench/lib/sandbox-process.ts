@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
 
 import type { JobAttributes, JobStatus } from '../../nodes/FileTransferManager/api/types';
-import type { RequestRecord } from '../../sandbox/src/api';
+import type { NetworkSettings, NetworkState, RequestRecord } from '../../sandbox/src/api';
 import { NODE_BIN, projectRoot } from './env';
 
 export interface SandboxProcess {
@@ -21,6 +21,15 @@ export interface SandboxProcess {
 	clearRequests(): Promise<void>;
 	setStatus(jobId: string, status: JobStatus): Promise<void>;
 	expireTokens(): Promise<void>;
+	/**
+	 * Sets the network and capacity model (latency ± jitter, capacity, queue); its counters start from zero.
+	 * A bad value is refused with the sandbox's message.
+	 */
+	setNetwork(settings: NetworkSettings): Promise<NetworkState>;
+	/** Turns the model off (no delay, no limit); the counters of the last setting stay readable. */
+	clearNetwork(): Promise<NetworkState>;
+	/** The model's settings and counters: served, overloaded (503s), peakInFlight, peakQueued, … */
+	network(): Promise<NetworkState>;
 	/** Resident set size of the sandbox process in MB (from /proc), for the record. */
 	rssMb(): number | undefined;
 	close(): Promise<void>;
@@ -87,6 +96,19 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
 		},
 		async expireTokens() {
 			await admin.post('/tokens/expire');
+		},
+		async setNetwork(settings) {
+			const answer = await admin.put<NetworkState | { error: string }>('/network', settings, { validateStatus: () => true });
+			if (answer.status !== 200 || 'error' in answer.data) {
+				throw new Error(`network settings refused: ${'error' in answer.data ? answer.data.error : answer.status}`);
+			}
+			return answer.data;
+		},
+		async clearNetwork() {
+			return (await admin.delete<NetworkState>('/network')).data;
+		},
+		async network() {
+			return (await admin.get<NetworkState>('/network')).data;
 		},
 		rssMb() {
 			try {

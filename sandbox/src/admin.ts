@@ -1,5 +1,5 @@
 import { JOB_STATUSES, type JobStatus } from '../../nodes/FileTransferManager/api/types';
-import type { ChaosOptions, FaultRule, Sandbox } from './api';
+import type { ChaosOptions, FaultRule, NetworkSettings, Sandbox } from './api';
 import type { Answer, RequestContext, Router } from './router';
 import { isObject } from './util';
 
@@ -22,7 +22,7 @@ function faultRule(body: Record<string, unknown>): FaultRule {
 
 /** Unauthenticated control routes under /__sandbox/ for out-of-process use (not in the request log). */
 export function registerAdmin(router: Router, sandbox: Sandbox, info: () => unknown): void {
-	const { control, faults, requests, state } = sandbox;
+	const { control, faults, network, requests, state } = sandbox;
 	const job = (id: string) => {
 		const found = state.job(id);
 		if (!found) throw Object.assign(new Error(`No job ${id}.`), { status: 404 });
@@ -45,6 +45,11 @@ export function registerAdmin(router: Router, sandbox: Sandbox, info: () => unkn
 				faults.chaos(json(c) as unknown as ChaosOptions);
 				return ok();
 			},
+		})
+		.add('/__sandbox/network', {
+			GET: () => ok(network.get()),
+			PUT: (c) => ok(network.set(json(c) as NetworkSettings)),
+			DELETE: () => ok(network.clear()),
 		})
 		.add('/__sandbox/requests', {
 			GET: () => ok({ requests: requests.all() }),

@@ -39,6 +39,61 @@ export interface SandboxOptions {
 	 * default none: the server keeps to the contract.
 	 */
 	deviations?: string[];
+	/**
+	 * The network and capacity model: latency with jitter, a capacity with a bounded queue (sandbox/README.md,
+	 * "Network and capacity model"). Default: off (answers as fast as the server makes them, no limit).
+	 */
+	network?: NetworkSettings;
+}
+
+/**
+ * A deployment's network and capacity, set per run. Every field may be left out; null means "no limit" for
+ * capacity and queue. Applies to the API routes and `POST /oauth/token`, never to the `/__sandbox/` routes.
+ */
+export interface NetworkSettings {
+	/** Service time of every answer, in ms (default 0). */
+	latencyMs?: number;
+	/** Each answer takes latencyMs ± jitterMs, uniformly drawn with the sandbox's seed (default 0; at most latencyMs). */
+	jitterMs?: number;
+	/** Requests in service at once, an integer ≥ 1; the rest wait in a FIFO queue (default null: no limit). */
+	capacity?: number | null;
+	/**
+	 * Requests that may wait for a place, an integer ≥ 0; one arriving when this many wait gets 503 with
+	 * Retry-After at once (default null: the queue has no bound).
+	 */
+	queue?: number | null;
+	/** Retry-After (seconds, an integer ≥ 0) of the overload 503 (default 1). */
+	overloadRetryAfterSeconds?: number;
+}
+
+/** What the model counted since it was last set. */
+interface NetworkCounters {
+	/** Requests that were admitted and finished their service (answered, dropped or abandoned). */
+	served: number;
+	/** Requests refused with the overload 503 (queue full). */
+	overloaded: number;
+	/** Requests in service and waiting now. */
+	inFlight: number;
+	queued: number;
+	/** The most requests in service at once, and waiting at once. */
+	peakInFlight: number;
+	peakQueued: number;
+}
+
+/**
+ * The model's settings in force (every field filled in; null when the model is off) and its counters, which
+ * setting the model resets and turning it off keeps.
+ */
+export interface NetworkState extends NetworkCounters {
+	settings: Required<NetworkSettings> | null;
+}
+
+/** The network and capacity model of a running sandbox; `set` throws on a bad value (then nothing changes). */
+interface SandboxNetwork {
+	set(settings: NetworkSettings): NetworkState;
+	/** Turns the model off: answers without delay or limit again. */
+	clear(): NetworkState;
+	get(): NetworkState;
 }
 
 /** A fault the sandbox injects instead of (or around) the normal answer. */
@@ -100,6 +155,10 @@ export interface RequestRecord {
 	status: number;
 	/** Fault injected on this request, if any. */
 	fault?: FaultKind;
+	/** True when the network model refused it (503, queue full); such a request has no `fault`. */
+	overloaded?: true;
+	/** The service time the network model drew for it (latencyMs ± jitterMs), once it had its place. */
+	latencyMs?: number;
 	/** Authorization header value, as sent. */
 	authorization?: string;
 	at: number;
@@ -171,6 +230,8 @@ export interface Sandbox {
 	control: SandboxControl;
 	faults: SandboxFaults;
 	requests: SandboxRequestLog;
+	/** The network and capacity model; changeable at run time. */
+	network: SandboxNetwork;
 	/** What the data folder held at start. */
 	data: SandboxDataInfo;
 	close(): Promise<void>;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DB_FILE, DEMO_IDS, type Sandbox, startSandbox } from './index';
+import { DB_FILE, DEMO_IDS, type NetworkSettings, type Sandbox, startSandbox } from './index';
 
 const HELP = `Usage: npm run sandbox -- [options]
 
@@ -17,6 +17,13 @@ const HELP = `Usage: npm run sandbox -- [options]
   --no-demo             start without demo groups, users, files and jobs
   --deviate A,B         deviate from the contract in the named ways (see docs/api-contract.md), e.g.
                         --deviate ignore-sort,max-page:50; repeatable
+  --latency-ms MS       network model: every API and token answer takes MS ms of service time (default 0)
+  --jitter-ms MS        ... plus or minus up to MS ms, uniform, from --seed (default 0; at most --latency-ms)
+  --capacity N          ... at most N requests in service at once, the rest wait in a FIFO queue
+                        (default: no limit)
+  --queue N             ... at most N waiting; one more gets 503 with Retry-After at once (default: no bound)
+  --overload-retry-after SECONDS
+                        Retry-After of that 503 (default 1)
   -h, --help            this text
 `;
 
@@ -32,6 +39,11 @@ async function main(): Promise<void> {
 			seed: { type: 'string' },
 			'no-demo': { type: 'boolean', default: false },
 			deviate: { type: 'string', multiple: true },
+			'latency-ms': { type: 'string' },
+			'jitter-ms': { type: 'string' },
+			capacity: { type: 'string' },
+			queue: { type: 'string' },
+			'overload-retry-after': { type: 'string' },
 			help: { type: 'boolean', short: 'h', default: false },
 		},
 	});
@@ -55,7 +67,9 @@ async function main(): Promise<void> {
 		seed: number('seed', values.seed),
 		demo: !values['no-demo'],
 		deviations: values.deviate,
+		network: networkFlags(values),
 	});
+	const network = sandbox.network.get();
 	process.stdout.write(
 		[
 			keptLine(sandbox),
@@ -67,6 +81,7 @@ async function main(): Promise<void> {
 			`  storages:      files ${DEMO_IDS.storageIds.files}, archive ${DEMO_IDS.storageIds.archive}, bucket ${DEMO_IDS.storageIds.bucket}`,
 			`  admin:         ${sandbox.baseUrl}/__sandbox/info`,
 			...(sandbox.deviations.list().length ? [`  deviations:    ${sandbox.deviations.list().join(', ')}`] : []),
+			...(network.settings ? [`  network:       ${networkLine(network.settings)}`] : []),
 			'Press Ctrl+C to stop.',
 			'',
 		].join('\n'),
@@ -88,6 +103,35 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', () => stop('SIGTERM'));
 	process.on('SIGHUP', () => stop('SIGHUP'));
 	process.stdout.on('error', () => undefined);
+}
+
+const NETWORK_FLAGS = {
+	'latency-ms': 'latencyMs',
+	'jitter-ms': 'jitterMs',
+	capacity: 'capacity',
+	queue: 'queue',
+	'overload-retry-after': 'overloadRetryAfterSeconds',
+} as const;
+
+/** The network model's settings from its flags (checked by startSandbox), or undefined when none is given. */
+function networkFlags(values: Record<string, unknown>): NetworkSettings | undefined {
+	let settings: NetworkSettings | undefined;
+	for (const [flag, key] of Object.entries(NETWORK_FLAGS)) {
+		const text = values[flag];
+		if (typeof text !== 'string') continue;
+		const value = Number(text);
+		if (text.trim() === '' || !Number.isFinite(value)) throw new Error(`--${flag} must be a number, got "${text}".`);
+		settings = { ...settings, [key]: value };
+	}
+	return settings;
+}
+
+function networkLine(s: Required<NetworkSettings>): string {
+	const limit = (n: number | null) => (n === null ? 'no limit' : String(n));
+	return (
+		`latency ${s.latencyMs} ± ${s.jitterMs} ms, capacity ${limit(s.capacity)}, queue ${limit(s.queue)}, ` +
+		`overload: 503 with Retry-After ${s.overloadRetryAfterSeconds}`
+	);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

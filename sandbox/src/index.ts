@@ -14,6 +14,7 @@ import { FaultInjector, RequestLog } from './faults';
 import { ApiHandlers } from './handlers';
 import { Router } from './router';
 import { Deviations, registerDeviationAdmin } from './deviations';
+import { NetworkModel } from './network';
 import { HttpFront } from './server';
 import { diskPath, storageResource, writeFileDeep } from './storage-fs';
 import { Store } from './store';
@@ -31,6 +32,8 @@ const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
 const NOTHING_KEPT: KeptCounts = { accounts: 0, groups: 0, users: 0, storages: 0, jobs: 0, transfers: 0, errors: 0, tokens: 0 };
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	// First: bad network settings fail the start before anything is made.
+	const network = new NetworkModel(options.seed ?? 1, options.network);
 	const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
 	const clientSecret = options.clientSecret ?? DEFAULT_CLIENT_SECRET;
 	const speed = options.speed && options.speed > 0 ? options.speed : 1;
@@ -172,7 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const deviations = new Deviations(store, engine, speed, options.deviations ?? []);
 	const adminRouter = new Router();
 	registerDeviationAdmin(adminRouter, deviations);
-	const front = new HttpFront({ api: apiRouter, admin: adminRouter, auth, faults, log: requests, deviations });
+	const front = new HttpFront({ api: apiRouter, admin: adminRouter, auth, faults, log: requests, deviations, network });
 	const server = http.createServer({ keepAlive: true }, front.listener);
 	// Idle keep-alive sockets stay open for a minute: a server that closes them after Node's default 5 s
 	// races clients that reuse a socket just then ("socket hang up"); close() destroys them anyway.
@@ -205,6 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		control,
 		faults,
 		requests,
+		network,
 		data: {
 			dataDir,
 			database: persistence?.file ?? null,

@@ -4,6 +4,7 @@ import type { Auth } from './auth';
 import { ApiError, apiError, errorObject } from './errors';
 import type { Deviations } from './deviations';
 import type { Fault, FaultInjector, RequestLog } from './faults';
+import type { NetworkModel } from './network';
 import type { Answer, RequestContext, Router } from './router';
 
 const JSON_API = 'application/vnd.api+json';
@@ -19,9 +20,14 @@ export interface ServerParts {
 	log: RequestLog;
 	/** Deviation modes (sandbox/src/deviations.ts), between the token check and the API routes. */
 	deviations?: Deviations;
+	/** The network and capacity model (sandbox/src/network.ts), in front of everything but the admin routes. */
+	network?: NetworkModel;
 }
 
-/** The HTTP front: admin routes, fault injection, the request log, the token endpoint, auth, the API routes. */
+/**
+ * The HTTP front: admin routes, the request log, the network model, fault injection, the token endpoint, auth,
+ * the API routes.
+ */
 export class HttpFront {
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private closed = false;
@@ -39,6 +45,7 @@ export class HttpFront {
 	close(): void {
 		this.closed = true;
 		this.parts.deviations?.close();
+		this.parts.network?.close();
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
 	}
@@ -80,7 +87,6 @@ export class HttpFront {
 		}
 
 		const route = path === TOKEN_PATH ? TOKEN_PATH : this.parts.api.template(path);
-		const fault = this.parts.faults.pick(method, path, route);
 		const record: RequestRecord = {
 			method,
 			path,
@@ -90,9 +96,56 @@ export class HttpFront {
 			authorization,
 			at: Date.now(),
 		};
-		if (fault) record.fault = fault.kind;
+		const ticket = this.parts.network?.enter();
+		if (!ticket) {
+			const fault = this.parts.faults.pick(method, path, route);
+			if (fault) record.fault = fault.kind;
+			this.parts.log.push(record);
+			await this.serve(req, res, url, record, fault);
+			return;
+		}
+		// The network model: a place in service (or 503 when the queue is full), the service time, then the
+		// fault rules and the handler as without it, all while holding the place.
 		this.parts.log.push(record);
+		if (ticket.overloaded) {
+			record.status = 503;
+			record.overloaded = true;
+			const detail = 'The service is overloaded; retry later.';
+			send(res, 503, { errors: [errorObject(503, 'unavailable', detail)] }, JSON_API, {
+				'Retry-After': String(ticket.retryAfterSeconds),
+			});
+			return;
+		}
+		const place = await ticket.admitted;
+		if (!place) return;
+		const gone = () => req.destroyed || req.socket.destroyed;
+		try {
+			// A client that gave up while its request waited gets nothing; the place is free at once.
+			if (gone()) return;
+			record.latencyMs = place.latencyMs;
+			if (place.latencyMs > 0) await this.delay(place.latencyMs);
+			// Nor is a request carried out whose client left during its service time (its body can no longer
+			// be read); the place is free after that time.
+			if (this.closed || gone()) return;
+			const fault = this.parts.faults.pick(method, path, route);
+			if (fault) record.fault = fault.kind;
+			await this.serve(req, res, url, record, fault);
+		} finally {
+			place.leave();
+		}
+	}
 
+	/** One API or token request after its admission: its fault, its body, the token endpoint or auth and the routes. */
+	private async serve(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		url: URL,
+		record: RequestRecord,
+		fault: Fault | undefined,
+	): Promise<void> {
+		const { method, path } = record;
+		const baseUrl = `http://${req.headers.host ?? '127.0.0.1'}`;
+		const authorization = req.headers.authorization;
 		if (fault?.kind === 'drop-before-body') {
 			req.socket.destroy();
 			return;
