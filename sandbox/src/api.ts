@@ -162,6 +162,8 @@ export interface RequestRecord {
 	/** Authorization header value, as sent. */
 	authorization?: string;
 	at: number;
+	/** When it was answered (or dropped), local ms; what the benchmark's trace of requests in service reads. */
+	doneAt?: number;
 }
 
 /** What the sandbox holds, as the API would return it. */

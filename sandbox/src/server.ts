@@ -101,7 +101,11 @@ export class HttpFront {
 			const fault = this.parts.faults.pick(method, path, route);
 			if (fault) record.fault = fault.kind;
 			this.parts.log.push(record);
-			await this.serve(req, res, url, record, fault);
+			try {
+				await this.serve(req, res, url, record, fault);
+			} finally {
+				record.doneAt = Date.now();
+			}
 			return;
 		}
 		// The network model: a place in service (or 503 when the queue is full), the service time, then the
@@ -110,6 +114,7 @@ export class HttpFront {
 		if (ticket.overloaded) {
 			record.status = 503;
 			record.overloaded = true;
+			record.doneAt = record.at;
 			const detail = 'The service is overloaded; retry later.';
 			send(res, 503, { errors: [errorObject(503, 'unavailable', detail)] }, JSON_API, {
 				'Retry-After': String(ticket.retryAfterSeconds),
@@ -117,7 +122,10 @@ export class HttpFront {
 			return;
 		}
 		const place = await ticket.admitted;
-		if (!place) return;
+		if (!place) {
+			record.doneAt = Date.now();
+			return;
+		}
 		const gone = () => req.destroyed || req.socket.destroyed;
 		try {
 			// A client that gave up while its request waited gets nothing; the place is free at once.
@@ -131,6 +139,7 @@ export class HttpFront {
 			if (fault) record.fault = fault.kind;
 			await this.serve(req, res, url, record, fault);
 		} finally {
+			record.doneAt = Date.now();
 			place.leave();
 		}
 	}
