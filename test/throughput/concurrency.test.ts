@@ -45,7 +45,7 @@ describe('the same output at Parallel Requests 1 and at the default', () => {
 	const inputs = (c: ResourceCase) => pattern.map((kind) => ({ json: { ...c[kind], kind } }));
 	const cases = RESOURCES.filter((c) => c.faults === undefined);
 
-	it('without Parallel Requests set, the default number of items are in flight at once, and no more', async () => {
+	it('without Parallel Requests set (Auto), the default number of requests go out first, the next only after an answer', async () => {
 		// Each answer is held 1 s: the first DEFAULT_PARALLEL requests arrive before any answer, the next one
 		// only after the first answer.
 		const HOLD_MS = 1000;
@@ -127,13 +127,85 @@ describe('the same output at Parallel Requests 1 and at the default', () => {
 			credentials,
 			parameters: withParallel({ resource: 'job', operation: 'get', jobId: rl(DEMO_IDS.jobIds.copied) }, 0),
 		});
-		expect(error?.message).toMatch(/Parallel Requests" must be a whole number from 1 to 1000, got 0/);
+		expect(error?.message).toMatch(/Parallel Requests \(Fixed Number\)" must be a whole number from 1 to 1000, got 0/);
 		const tooMany = await runNode({
 			credentials,
 			parameters: withParallel({ resource: 'job', operation: 'get', jobId: rl(DEMO_IDS.jobIds.copied) }, 1001),
 		});
-		expect(tooMany.error?.message).toMatch(/Parallel Requests" must be a whole number from 1 to 1000, got 1001/);
+		expect(tooMany.error?.message).toMatch(/Parallel Requests \(Fixed Number\)" must be a whole number from 1 to 1000, got 1001/);
+		const badMax = await runNode({
+			credentials,
+			parameters: { resource: 'job', operation: 'get', jobId: rl(DEMO_IDS.jobIds.copied), requestOptions: { maxParallelRequests: 0 } },
+		});
+		expect(badMax.error?.message).toMatch(/Parallel Requests \(Auto Maximum\)" must be a whole number from 1 to 1000, got 0/);
+		const badMode = await runNode({
+			credentials,
+			parameters: { resource: 'job', operation: 'get', jobId: rl(DEMO_IDS.jobIds.copied), requestOptions: { parallelMode: 'fast' } },
+		});
+		expect(badMode.error?.message).toMatch(/Parallel Requests" must be "auto" or "fixed", got "fast"/);
 		expect(sandbox.requests.count()).toBe(0);
+	});
+});
+
+/** The most requests the sandbox had in service (from arrival to answer) at once. */
+function mostAtOnce(records: Array<{ at: number; doneAt?: number }>): number {
+	const events = records.flatMap((r): Array<[number, number]> => [[r.at, 1], [r.doneAt ?? r.at, -1]]);
+	events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+	let level = 0;
+	let most = 0;
+	for (const [, change] of events) {
+		level += change;
+		most = Math.max(most, level);
+	}
+	return most;
+}
+
+describe('Parallel Requests Auto', () => {
+	const jobGet = (requestOptions?: INodeParameters): INodeParameters => ({
+		resource: 'job',
+		operation: 'get',
+		jobId: rl('={{ $json.id }}'),
+		...(requestOptions ? { requestOptions } : {}),
+	});
+	const items = (count: number) => Array.from({ length: count }, () => ({ json: { id: DEMO_IDS.jobIds.copied } }));
+
+	afterEach(() => sandbox.network.clear());
+
+	it('goes beyond the start of 8 while answers come back fast, and never beyond its maximum', async () => {
+		sandbox.network.set({ latencyMs: 60 });
+		const { items: out, error } = await runNode({ credentials, parameters: jobGet({ maxParallelRequests: 24 }), items: items(200) });
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(200);
+		const gets = sandbox.requests.all().filter((r) => r.route === '/jobs/{id}');
+		expect(gets).toHaveLength(200);
+		expect(mostAtOnce(gets)).toBeGreaterThan(DEFAULT_PARALLEL);
+		expect(mostAtOnce(gets)).toBeLessThanOrEqual(24);
+	});
+
+	it('a fixed number stays that number, however fast the answers', async () => {
+		sandbox.network.set({ latencyMs: 60 });
+		const { error } = await runNode({ credentials, parameters: jobGet({ parallelMode: 'fixed', parallelRequests: 8 }), items: items(120) });
+		expect(error).toBeUndefined();
+		expect(mostAtOnce(sandbox.requests.all().filter((r) => r.route === '/jobs/{id}'))).toBe(8);
+	});
+
+	it('a node saved before Auto (a number, no mode) keeps its fixed number', async () => {
+		sandbox.network.set({ latencyMs: 60 });
+		const { error } = await runNode({ credentials, parameters: jobGet({ parallelRequests: 3 }), items: items(60) });
+		expect(error).toBeUndefined();
+		expect(mostAtOnce(sandbox.requests.all().filter((r) => r.route === '/jobs/{id}'))).toBe(3);
+	});
+
+	it('against a service that serves 4 at once and refuses beyond a queue of 8, backs off: every item succeeds, at most 10 503s', async () => {
+		sandbox.network.set({ latencyMs: 40, capacity: 4, queue: 8, overloadRetryAfterSeconds: 1 });
+		const { items: out, error } = await runNode({ credentials, parameters: jobGet(), items: items(80) });
+		expect(error).toBeUndefined();
+		expect(out.every((item) => item.json.id === DEMO_IDS.jobIds.copied)).toBe(true);
+		const gets = sandbox.requests.all().filter((r) => r.route === '/jobs/{id}');
+		const refused = gets.filter((r) => r.status === 503).length;
+		// Every request at once would get 68 refusals; Auto halves its limit on each.
+		expect(refused).toBeLessThanOrEqual(10);
+		expect(gets.length - refused).toBe(80);
 	});
 });
 
@@ -157,25 +229,35 @@ describe('one limiter per execution', () => {
 		expect(last - refused!.at).toBeGreaterThanOrEqual(950);
 	});
 
-	it('a rate limit (429 beyond 10 requests a second, Retry-After 1): no more than twice the 429s of one at a time, none gives up', async () => {
+	it('a rate limit (429 beyond 10 requests a second, Retry-After 1): Auto learns it in the first window and then gets no more 429s than one at a time, none gives up', async () => {
+		const PER_SECOND = 10;
 		const run = async (parallel?: number) => {
 			sandbox.faults.clear();
 			sandbox.requests.clear();
-			sandbox.faults.add({ kind: 'rate-limit', method: 'GET', path: '/jobs/{id}', perSecond: 10, retryAfterSeconds: 1 });
+			sandbox.faults.add({ kind: 'rate-limit', method: 'GET', path: '/jobs/{id}', perSecond: PER_SECOND, retryAfterSeconds: 1 });
 			const started = Date.now();
 			const { items, error } = await runNode({ credentials, parameters: withParallel(getParameters, parallel), items: jobGets(100) });
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(100);
 			const gets = sandbox.requests.all().filter((r) => r.route === '/jobs/{id}');
-			const refused = gets.filter((r) => r.fault === 'rate-limit').length;
-			expect(gets.length).toBe(100 + refused);
-			return { refused, ms: Date.now() - started };
+			const refused = gets.filter((r) => r.fault === 'rate-limit');
+			expect(gets.length).toBe(100 + refused.length);
+			const firstWindowEnds = (refused[0]?.at ?? 0) + 1000;
+			return {
+				refused: refused.length,
+				inFirstWindow: refused.filter((r) => r.at < firstWindowEnds).length,
+				ms: Date.now() - started,
+			};
 		};
 		const one = await run(1);
-		const many = await run();
-		expect(many.refused).toBeLessThanOrEqual(Math.max(2 * one.refused, 2));
+		const auto = await run();
+		// The first window ends in the requests in flight when the budget ran out: Auto had grown by one per
+		// answer (at most the rate) from its start of 8.
+		expect(auto.inFirstWindow).toBeLessThanOrEqual(2 * PER_SECOND + DEFAULT_PARALLEL);
+		// From then on it sends at the rate it learnt: no more 429s than one at a time gets in all.
+		expect(auto.refused - auto.inFirstWindow).toBeLessThanOrEqual(one.refused);
 		// Both are bound by the rate: about 100 / 10 windows of 1 s.
-		expect(many.ms).toBeLessThan(one.ms + 2000);
+		expect(auto.ms).toBeLessThan(one.ms + 2000);
 	}, 40_000);
 
 	it('a POST is never repeated after an unclear answer, with identical creates at work at once; the look-up finds its own job', async () => {

@@ -48,7 +48,7 @@ describe('limiter: slots', () => {
 
 	it('lets at most N requests hold a slot; a release lets the next one in', async () => {
 		const ctx = newContext();
-		setParallel(ctx, 2);
+		setParallel(ctx, { mode: 'fixed', requests: 2 });
 		const first = await acquire(ctx);
 		await acquire(ctx);
 		const third = watch(acquire(ctx));
@@ -64,7 +64,7 @@ describe('limiter: slots', () => {
 
 	it('hands slots to waiters first come, first served', async () => {
 		const ctx = newContext();
-		setParallel(ctx, 1);
+		setParallel(ctx, { mode: 'fixed', requests: 1 });
 		const limiter = await acquire(ctx);
 		const order: number[] = [];
 		const waiters = [1, 2, 3].map((n) => acquire(ctx).then(() => order.push(n)));
@@ -83,7 +83,7 @@ describe('limiter: slots', () => {
 
 	it('does not let a newcomer pass waiters while a slot is free for them', async () => {
 		const ctx = newContext();
-		setParallel(ctx, 1);
+		setParallel(ctx, { mode: 'fixed', requests: 1 });
 		const limiter = await acquire(ctx);
 		const order: string[] = [];
 		const waiter = acquire(ctx).then(() => order.push('waiter'));
@@ -98,18 +98,18 @@ describe('limiter: slots', () => {
 
 	it('wakes waiters when Parallel Requests is raised, and keeps at least one slot', async () => {
 		const ctx = newContext();
-		setParallel(ctx, 1);
+		setParallel(ctx, { mode: 'fixed', requests: 1 });
 		await acquire(ctx);
 		const second = watch(acquire(ctx));
 		const third = watch(acquire(ctx));
 		await settle();
-		setParallel(ctx, 3);
+		setParallel(ctx, { mode: 'fixed', requests: 3 });
 		await settle();
 		expect(second.state()).toBe('resolved');
 		expect(third.state()).toBe('resolved');
-		setParallel(ctx, 0);
+		setParallel(ctx, { mode: 'fixed', requests: 0 });
 		expect(limiterOf(ctx).limit).toBe(1);
-		setParallel(ctx, 2.9);
+		setParallel(ctx, { mode: 'fixed', requests: 2.9 });
 		expect(limiterOf(ctx).limit).toBe(2);
 	});
 
@@ -124,7 +124,7 @@ describe('limiter: slots', () => {
 	it('keeps one limiter per context', async () => {
 		const one = newContext();
 		const other = newContext();
-		setParallel(one, 1);
+		setParallel(one, { mode: 'fixed', requests: 1 });
 		await acquire(one);
 		expect(limiterOf(one)).toBe(limiterOf(one));
 		expect(limiterOf(other)).not.toBe(limiterOf(one));
@@ -172,7 +172,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 
 	it('learns nothing from a refusal when one request at a time is sent', () => {
 		const ctx = newContext();
-		setParallel(ctx, 1);
+		setParallel(ctx, { mode: 'fixed', requests: 1 });
 		const limiter = limiterOf(ctx);
 		for (let i = 0; i < 20; i++) noteAccepted(limiter);
 		notePause(limiter, 1000);
@@ -229,7 +229,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 describe('limiter: stopping the items after a failed one', () => {
 	it('rejects the queued requests of later items with StoppedError and keeps the others queued', async () => {
 		const ctx = newContext();
-		setParallel(ctx, 1);
+		setParallel(ctx, { mode: 'fixed', requests: 1 });
 		const limiter = await acquire(ctx, undefined, 0);
 		const item1 = watch(acquire(ctx, undefined, 1));
 		const item2 = watch(acquire(ctx, undefined, 2));
@@ -263,7 +263,7 @@ describe('limiter: stopping the items after a failed one', () => {
 
 	it('leaks no slot: after every request is released or stopped, none is held and none waits', async () => {
 		const ctx = newContext();
-		setParallel(ctx, 2);
+		setParallel(ctx, { mode: 'fixed', requests: 2 });
 		const limiter: Limiter = limiterOf(ctx);
 		const taken = await Promise.all([acquire(ctx, undefined, 0), acquire(ctx, undefined, 1)]);
 		const waiting = [2, 3, 4, 5].map((item) => acquire(ctx, undefined, item).then(

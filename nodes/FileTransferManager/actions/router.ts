@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { operationError } from '../transport/operationError';
 import { isToolUse, withoutItemNumber } from '../transport/toolUse';
 import {
-	DEFAULT_PARALLEL,
+	AUTO_DEFAULT_CAP,
 	forgetItem,
 	holdItemSlot,
 	itemStopped,
@@ -104,8 +104,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		0,
 	) as FileTransferManagerMap[FileTransferManagerResource];
 	const { execute } = operationOf(this, resource, operation);
-	const parallel = parallelFromNode(this, DEFAULT_PARALLEL);
-	setParallel(this, parallel);
+	const setting = parallelFromNode(this, AUTO_DEFAULT_CAP);
+	setParallel(this, setting);
+	// Items at work at once: a fixed number, or with Auto its maximum (the request limit holds them back).
+	const parallel = setting.mode === 'auto' ? setting.max : setting.requests;
 	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
 	let firstFailure: { itemIndex: number; failure: NodeApiError | NodeOperationError } | undefined;
 

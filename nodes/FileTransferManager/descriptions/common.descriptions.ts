@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_PARALLEL } from '../transport/settings';
+import { AUTO_DEFAULT_CAP } from '../transport/adaptive';
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../transport/settings';
 
 const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -110,12 +111,43 @@ export const requestOptions: INodeProperties = {
 		},
 		{
 			displayName: 'Parallel Requests',
+			name: 'parallelMode',
+			type: 'options',
+			options: [
+				{
+					name: 'Auto',
+					value: 'auto',
+					description:
+						'Start with 8 at once and go faster while the service answers quickly; slow down at once when it refuses (429, 503), times out or answers more slowly',
+				},
+				{
+					name: 'Fixed Number',
+					value: 'fixed',
+					description: 'Always the same number at once, set in Parallel Requests (Fixed Number)',
+				},
+			],
+			default: 'auto',
+			description:
+				'How many input items are worked on at once, and how many requests the node has in flight at most. Output order, paired items and errors are the same as one at a time.',
+		},
+		{
+			displayName: 'Parallel Requests (Auto Maximum)',
+			name: 'maxParallelRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
+			default: AUTO_DEFAULT_CAP,
+			displayOptions: { hide: { parallelMode: ['fixed'] } },
+			description: 'The most requests at once that Auto goes up to',
+		},
+		{
+			displayName: 'Parallel Requests (Fixed Number)',
 			name: 'parallelRequests',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
-			default: 8,
+			default: DEFAULT_PARALLEL,
+			displayOptions: { hide: { parallelMode: ['auto'] } },
 			description:
-				'How many input items are worked on at once, and how many requests the node has in flight at most. Output order, paired items and errors are the same as one at a time; 1 sends one item after another. Higher values only pay off against a service that allows that many requests at once.',
+				'How many requests at once when Parallel Requests is Fixed Number; 1 sends one item after another. A node saved before Auto existed keeps its number.',
 		},
 		{
 			displayName: 'Timeout (Seconds)',

@@ -6,6 +6,7 @@
  * - settings.ts: the Request Options and their defaults;
  * - retry.ts: when and how long to wait before a repeat;
  * - limiter.ts: how many requests are in flight at once, and the pause a Retry-After sets for all;
+ * - adaptive.ts: that number under Parallel Requests "Auto", learnt from the answers;
  * - body.ts: reading an answer within its size and time limits;
  * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
  * - errors.ts: the errors the user sees;
@@ -15,8 +16,9 @@
  * - connection.ts: the credential's Base URL and the service's clock.
  */
 export type { ApiContext } from './settings';
-export { DEFAULT_TRANSPORT, MAX_PARALLEL, parallelFromNode, settingsFromNode } from './settings';
-export { DEFAULT_PARALLEL, forgetItem, freeItemSlot, holdItemSlot, itemStopped, StoppedError, setParallel, stopAfter, stopSignalOf } from './limiter';
+export { AUTO_DEFAULT_CAP } from './adaptive';
+export { DEFAULT_PARALLEL, DEFAULT_TRANSPORT, MAX_PARALLEL, parallelFromNode, settingsFromNode } from './settings';
+export { forgetItem, freeItemSlot, holdItemSlot, itemStopped, StoppedError, setParallel, stopAfter, stopSignalOf } from './limiter';
 export { retryAfterSeconds, retryDelayMs } from './retry';
 export { AmbiguousRequestError } from './errors';
 export type { RequestParams } from './request';

@@ -4,12 +4,12 @@
  * node, not just the one that got it. The retry budget stays per request (request.ts); waiting here is
  * not an attempt.
  */
-import type { ApiContext } from './settings';
+import type { AdaptiveLimit, Sample } from './adaptive';
+import { newAdaptiveLimit, noteAnswer } from './adaptive';
+import type { ApiContext, ParallelSetting } from './settings';
+import { DEFAULT_PARALLEL } from './settings';
 import { pause } from './retry';
 import { perRun } from './perRun';
-
-/** Parallel Requests when the node has no such option (the trigger, list searches). */
-export const DEFAULT_PARALLEL = 8;
 
 export class StoppedError extends Error {
 	constructor() {
@@ -21,6 +21,10 @@ export class StoppedError extends Error {
 export interface Limiter {
 	/** Requests in flight at most. */
 	limit: number;
+	/** With Parallel Requests "Auto": the limit learnt from the answers (adaptive.ts), copied into `limit`. */
+	adaptive?: AdaptiveLimit;
+	/** How busy this process was lately (Auto does not read our own slowness as the service's). */
+	busyMeter: { at: number; mark?: EventLoopUtilization; busy: number };
 	active: number;
 	/** Requests waiting for a slot, first come first served. */
 	queue: Array<{ itemIndex?: number; resume: () => void }>;
@@ -65,13 +69,54 @@ export const limiterOf = perRun<ApiContext, Limiter>(() => ({
 	stopAfter: Infinity,
 	itemStops: new Map(),
 	itemSlots: new Map(),
+	busyMeter: { at: 0, busy: 0 },
 }));
 
-/** Sets how many requests of this context may be in flight at once (the router does, from Parallel Requests). */
-export function setParallel(ctx: ApiContext, limit: number): void {
+/**
+ * Sets how many requests of this context may be in flight at once (the router does, from Parallel
+ * Requests): a fixed number, or Auto up to a cap.
+ */
+export function setParallel(ctx: ApiContext, parallel: ParallelSetting): void {
 	const limiter = limiterOf(ctx);
-	limiter.limit = Math.max(1, Math.floor(limit));
+	if (parallel.mode === 'auto') {
+		limiter.adaptive = newAdaptiveLimit(parallel.max);
+		limiter.limit = limiter.adaptive.limit;
+	} else {
+		limiter.adaptive = undefined;
+		limiter.limit = Math.max(1, Math.floor(parallel.requests));
+	}
 	wake(limiter);
+}
+
+type EventLoopUtilization = ReturnType<typeof performance.eventLoopUtilization>;
+
+/** How often the share of time the process was busy is measured anew, in ms. */
+const BUSY_PERIOD_MS = 25;
+
+/** The share of the latest BUSY_PERIOD_MS or more that this process's event loop was in use (0 … 1). */
+function clientBusy(limiter: Limiter, now: number): number {
+	const meter = limiter.busyMeter;
+	if (meter.at === 0) {
+		meter.at = now;
+		meter.mark = performance.eventLoopUtilization();
+		return 0;
+	}
+	if (now - meter.at >= BUSY_PERIOD_MS) {
+		const mark = performance.eventLoopUtilization();
+		meter.busy = performance.eventLoopUtilization(mark, meter.mark).utilization;
+		meter.mark = mark;
+		meter.at = now;
+	}
+	return meter.busy;
+}
+
+/** An attempt's answer, for Auto (without Auto it changes nothing). */
+export function noteLoad(limiter: Limiter, sample: Sample): void {
+	const adaptive = limiter.adaptive;
+	if (!adaptive) return;
+	const grew = noteAnswer(adaptive, { ...sample, clientBusy: clientBusy(limiter, sample.answeredAt) });
+	limiter.limit = adaptive.limit;
+	if (grew) wake(limiter);
 }
 
 function isStopped(limiter: Limiter, itemIndex: number | undefined): boolean {
@@ -220,6 +265,11 @@ export function noteAccepted(limiter: Limiter): void {
 	limiter.acceptedSincePause++;
 }
 
+/** The limit a fixed Parallel Requests sets; with Auto (which has just cut its own limit on this refusal), the start. */
+function fixedLimit(limiter: Limiter): number {
+	return limiter.adaptive ? DEFAULT_PARALLEL : limiter.limit;
+}
+
 /** Margin on a learnt window: the service's window starts when our first request arrives, a little later. */
 const WINDOW_MARGIN = 1.1;
 
@@ -247,7 +297,7 @@ export function notePause(limiter: Limiter, waitMs: number): void {
 	if (limiter.budget !== undefined) {
 		// The budget that was raised last is one too many.
 		limiter.budget = Math.max(1, Math.min(limiter.budget - 1, accepted));
-	} else if (limiter.limit > 1 && accepted > 0 && (accepted >= Math.max(limiter.limit, DEFAULT_PARALLEL) || repeated)) {
+	} else if (limiter.limit > 1 && accepted > 0 && (accepted >= Math.max(fixedLimit(limiter), DEFAULT_PARALLEL) || repeated)) {
 		limiter.budget = accepted;
 		limiter.windowMs = Math.max(limiter.windowMs, waitMs * WINDOW_MARGIN);
 		limiter.windowStart = 0;

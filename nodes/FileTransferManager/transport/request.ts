@@ -15,8 +15,9 @@ import { CREDENTIAL_TYPE } from './constants';
 import type { ErrorOptions } from './errors';
 import { ambiguousError, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
 import type { FailureFacts } from './failure';
-import { failureFacts, header, parseJson, TLS_CODES, verdictOf } from './failure';
-import { acquire, noteAccepted, notePause, release } from './limiter';
+import { failureFacts, header, parseJson, TIMEOUT_CODES, TLS_CODES, verdictOf } from './failure';
+import type { Answer } from './adaptive';
+import { acquire, noteAccepted, noteLoad, notePause, release } from './limiter';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
 import { forgetTokenRequest } from './token';
@@ -111,6 +112,7 @@ async function attemptOnce(
 	ctx: ApiContext,
 	options: IHttpRequestOptions,
 	settings: TransportSettings,
+	answered: () => void,
 ): Promise<Attempt> {
 	const deadline = AbortSignal.timeout(settings.timeout);
 	const cancel = cancelSignalOf(ctx);
@@ -125,6 +127,9 @@ async function attemptOnce(
 	) as Promise<{ body?: unknown; headers?: Record<string, unknown>; statusCode?: number }>;
 	try {
 		const response = await raceAbort(call, signal);
+		// Counted as soon as the headers are in: a 429 that arrives after this answer must find it counted
+		// (limiter.ts notePause), however long its body takes.
+		answered();
 		noteServerDate(ctx, header(response.headers ?? {}, 'date'));
 		const text = await readBody(response.body, settings.maxResponseBytes, signal);
 		return { ok: true, status: Number(response.statusCode), text };
@@ -145,6 +150,26 @@ async function attemptOnce(
 		}
 		return { ok: false, facts };
 	}
+}
+
+/** Connection failures that a service shedding load causes (it closes or refuses connections). */
+const SHED_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE)$/;
+
+/**
+ * What an attempt says about the service's load, for Parallel Requests "Auto": an answer is clean (even a
+ * 4xx: the service answered), a 429, 503 or 504, a timeout or a shed connection is a refusal; what says
+ * nothing about load (a canceled attempt, a token or TLS failure, a 500 or 502) is neutral.
+ */
+function loadSignal(outcome: Attempt): Answer {
+	if (outcome.ok) return 'clean';
+	const facts = outcome.facts;
+	if (facts.canceled || facts.token) return 'neutral';
+	if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {
+		return 'refused';
+	}
+	if (facts.status === 429 || facts.status === 503 || facts.status === 504) return 'refused';
+	if (facts.status === undefined || facts.status === 500 || facts.status === 502) return 'neutral';
+	return 'clean';
 }
 
 /**
@@ -203,15 +228,22 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 	for (let attempt = 0; ; attempt++) {
 		// Every attempt waits for a slot and for a pause another request's Retry-After set.
 		const limiter = await acquire(ctx, cancel, params.itemIndex, params.waitUntil);
+		const sentAt = Date.now();
+		const inFlight = limiter.active;
 		let outcome: Attempt;
+		let accepted = false;
+		const answered = () => {
+			accepted = true;
+			noteAccepted(limiter);
+		};
 		try {
-			outcome = await attemptOnce(ctx, { ...options, url }, settings);
+			outcome = await attemptOnce(ctx, { ...options, url }, settings, answered);
 		} finally {
 			release(limiter);
 		}
-		if (outcome.ok || (outcome.facts.status !== undefined && outcome.facts.status !== 429 && outcome.facts.status !== 503)) {
-			noteAccepted(limiter);
-		}
+		noteLoad(limiter, { answer: loadSignal(outcome), sentAt, answeredAt: Date.now(), inFlight });
+		const refusedStatus = !outcome.ok && (outcome.facts.status === 429 || outcome.facts.status === 503);
+		if (!accepted && !refusedStatus && (outcome.ok || outcome.facts.status !== undefined)) noteAccepted(limiter);
 		let facts: FailureFacts;
 		if (outcome.ok) {
 			if (route.method === 'DELETE' && outcome.text.trim() === '') return undefined as T;

@@ -86,31 +86,54 @@ export function settingsFromNode(ctx: ApiContext, itemIndex?: number): Partial<T
 }
 
 /**
- * Upper bound of "Request Options → Parallel Requests": as many items at once as n8n's HTTP Request node
- * sends for a 1,000-item input (it starts every item's request at once).
+ * Upper bound of "Request Options → Parallel Requests" (fixed, and Auto's maximum): as many items at once as
+ * n8n's HTTP Request node sends for a 1,000-item input (it starts every item's request at once).
  */
 export const MAX_PARALLEL = 1000;
 
 /**
- * "Request Options → Parallel Requests" of an action node (read once, at item 0: one node run has one
- * limiter); `fallback` when the node has no such option or it is left out.
+ * Requests in flight at once with a fixed Parallel Requests left empty, and where a node has no such option
+ * (the trigger, list searches); Auto starts there too.
  */
-export function parallelFromNode(ctx: IExecuteFunctions, fallback: number): number {
+export const DEFAULT_PARALLEL = 8;
+
+/** How many requests an action node has in flight at once: learnt up to `max` (Auto), or a fixed number. */
+export type ParallelSetting = { mode: 'auto'; max: number } | { mode: 'fixed'; requests: number };
+
+function wholeInRange(ctx: IExecuteFunctions, field: string, value: unknown): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > MAX_PARALLEL) {
+		throw invalidSetting(ctx, field, `must be a whole number from 1 to ${MAX_PARALLEL}, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/**
+ * "Request Options → Parallel Requests" of an action node (read once, at item 0: one node run has one
+ * limiter). Auto unless the mode says Fixed Number, or a number is given without a mode (a node saved
+ * before Auto existed keeps its number); `autoMax` is Auto's maximum when the node does not set one.
+ */
+export function parallelFromNode(ctx: IExecuteFunctions, autoMax: number): ParallelSetting {
 	let raw: IDataObject;
 	try {
 		raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	} catch {
-		return fallback;
+		return { mode: 'auto', max: autoMax };
 	}
-	const value = raw && typeof raw === 'object' ? raw.parallelRequests : undefined;
-	if (value === undefined || value === null || value === '') return fallback;
-	const number = typeof value === 'string' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > MAX_PARALLEL) {
-		throw invalidSetting(
-			ctx,
-			'Parallel Requests',
-			`must be a whole number from 1 to ${MAX_PARALLEL}, got ${JSON.stringify(value)}`,
-		);
+	const options = raw && typeof raw === 'object' ? raw : {};
+	const mode = options.parallelMode;
+	if (given(mode) && mode !== 'auto' && mode !== 'fixed') {
+		throw invalidSetting(ctx, 'Parallel Requests', `must be "auto" or "fixed", got ${JSON.stringify(mode)}`);
 	}
-	return number;
+	const fixed = mode === 'fixed' || (!given(mode) && given(options.parallelRequests));
+	if (fixed) {
+		const value = given(options.parallelRequests) ? options.parallelRequests : DEFAULT_PARALLEL;
+		return { mode: 'fixed', requests: wholeInRange(ctx, 'Parallel Requests (Fixed Number)', value) };
+	}
+	const max = given(options.maxParallelRequests)
+		? wholeInRange(ctx, 'Parallel Requests (Auto Maximum)', options.maxParallelRequests)
+		: autoMax;
+	return { mode: 'auto', max };
 }

@@ -1,0 +1,132 @@
+/**
+ * Parallel Requests "Auto": how many requests may be in flight at once, learnt from the answers. Pure
+ * arithmetic on the samples the transport reports (no timers, no clock of its own), so that it is tested
+ * alone (test/unit/adaptive.test.ts) and the limiter only reads `limit`.
+ *
+ * What it follows, and why:
+ * - **Growth as TCP's slow start, with the guard of Netflix's concurrency-limits**: while answers come back
+ *   fast and clean, every one of them adds 1 to the limit, so the limit doubles per round trip, but only
+ *   while at least half of it is in use. A node that sends one page after another never grows a limit it
+ *   never tries.
+ * - **Latency as the early signal (TCP Vegas, Netflix's Gradient2, Envoy's adaptive concurrency)**: a
+ *   service that queues answers more slowly before it refuses. An answer that took more than
+ *   `LATENCY_TOLERANCE` times the fastest one seen (plus `LATENCY_SLACK_MS`, so that a service on the same
+ *   host, whose answers take a millisecond or two, is not read as queueing from scheduling noise) cuts the
+ *   limit by the ratio of the two, at most by half, and ends slow start: from then on it grows by
+ *   about √limit per round trip (Gradient2's queue allowance).
+ * - **Refusals cut at once (AIMD, as TCP and the AWS SDKs' adaptive retry mode)**: a 429, a 503 or a
+ *   timeout halves the limit.
+ * - **One cut per round trip**: only answers to requests sent after the latest cut can cut again, so that
+ *   the hundred answers of one overloaded round trip cut once, not a hundred times (TCP's one reduction
+ *   per window).
+ * - **Our own slowness is not the service's**: when the node's process was busy (its event loop in use
+ *   `CLIENT_BUSY` of the time or more), a slow answer may have waited for us, not for the service: it
+ *   neither cuts nor ends slow start. Without this, Auto reads the cost of handling hundreds of answers at
+ *   once on a small machine as a queue at the service and stays far below what the service takes.
+ * - **Latency alone never cuts below `INITIAL`**: only refusals take the limit below the fixed default of
+ *   earlier versions, so Auto is never slower than it against a service that refuses nothing.
+ */
+
+import { DEFAULT_PARALLEL } from './settings';
+
+/** The limit Auto starts at: what Parallel Requests was by default before Auto. */
+const AUTO_INITIAL = DEFAULT_PARALLEL;
+/** The most Auto goes up to unless the node's Max Parallel Requests says otherwise. */
+export const AUTO_DEFAULT_CAP = 1000;
+/** An answer this many times slower than the fastest one seen means the service queues requests. */
+const LATENCY_TOLERANCE = 2;
+/** Absolute slack on that comparison, for services whose answers take a few milliseconds. */
+const LATENCY_SLACK_MS = 10;
+/** Share of time the node's event loop was in use above which a slow answer says nothing about the service. */
+const CLIENT_BUSY = 0.9;
+/** How much a refusal (429, 503, timeout) keeps of the limit. */
+const REFUSAL_KEEP = 0.5;
+/** The most one latency cut takes away. */
+const LATENCY_KEEP_AT_LEAST = 0.5;
+
+export type Answer = 'clean' | 'refused' | 'neutral';
+
+export interface AdaptiveLimit {
+	/** Requests in flight at most now (a whole number, 1 … cap). */
+	limit: number;
+	readonly cap: number;
+	/** The fastest answer seen, in ms. */
+	fastestMs: number;
+	/** Growing by one per clean answer (slow start) until the first cut. */
+	slowStart: boolean;
+	/** The limit as a fraction between whole steps in congestion avoidance. */
+	fraction: number;
+	/** Local time of the latest cut; answers to requests sent before it cannot cut again. */
+	cutAt: number;
+}
+
+export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
+	const bound = Math.max(1, Math.floor(cap));
+	return {
+		limit: Math.min(AUTO_INITIAL, bound),
+		cap: bound,
+		fastestMs: Infinity,
+		slowStart: true,
+		fraction: 0,
+		cutAt: -Infinity,
+	};
+}
+
+export interface Sample {
+	/** How the service answered: clean (carried out or refused for its content), refused (429, 503, timeout,
+	 * dropped connection), or neutral (says nothing about load: a redirect, a canceled attempt). */
+	answer: Answer;
+	/** When the request was sent, and when its answer came (local ms). */
+	sentAt: number;
+	answeredAt: number;
+	/** Requests in flight when it was sent, itself included. */
+	inFlight: number;
+	/** Share of the recent time (0 … 1) the node's process was busy (its event loop in use). */
+	clientBusy?: number;
+}
+
+function set(state: AdaptiveLimit, limit: number): void {
+	state.limit = Math.max(1, Math.min(state.cap, Math.floor(limit)));
+}
+
+function cut(state: AdaptiveLimit, keep: number, floor: number, now: number): void {
+	state.slowStart = false;
+	state.fraction = 0;
+	state.cutAt = now;
+	set(state, Math.max(Math.min(floor, state.limit), state.limit * keep));
+}
+
+/** Takes one answer into account; returns whether the limit grew (the limiter then wakes waiting requests). */
+export function noteAnswer(state: AdaptiveLimit, sample: Sample): boolean {
+	const before = state.limit;
+	const now = sample.answeredAt;
+	const elapsed = Math.max(0, sample.answeredAt - sample.sentAt);
+	const afterCut = sample.sentAt >= state.cutAt;
+	if (sample.answer === 'neutral') return false;
+	if (sample.answer === 'refused') {
+		if (afterCut) cut(state, REFUSAL_KEEP, 1, now);
+		return false;
+	}
+	if (elapsed < state.fastestMs) state.fastestMs = elapsed;
+	const queued = elapsed > state.fastestMs * LATENCY_TOLERANCE + LATENCY_SLACK_MS;
+	if (queued && (sample.clientBusy ?? 0) < CLIENT_BUSY) {
+		if (afterCut) {
+			const ratio = (state.fastestMs * LATENCY_TOLERANCE + LATENCY_SLACK_MS) / elapsed;
+			cut(state, Math.max(LATENCY_KEEP_AT_LEAST, ratio), AUTO_INITIAL, now);
+		}
+		return false;
+	}
+	// Grow only a limit that is in use.
+	if (sample.inFlight * 2 < state.limit) return false;
+	if (state.slowStart) {
+		set(state, state.limit + 1);
+	} else {
+		state.fraction += Math.sqrt(state.limit) / state.limit;
+		if (state.fraction >= 1) {
+			const whole = Math.floor(state.fraction);
+			state.fraction -= whole;
+			set(state, state.limit + whole);
+		}
+	}
+	return state.limit > before;
+}
