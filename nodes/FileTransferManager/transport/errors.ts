@@ -9,6 +9,7 @@ import type { Route } from '../api/routes';
 import { formatBytes } from './body';
 import type { FailureFacts } from './failure';
 import { TIMEOUT_CODES, TLS_CODES } from './failure';
+import { CONFIGURATION_INVALID, declareFailure, failureCauseOf } from './failureCause';
 import { redact } from './secrets';
 import { tokenMessage } from './token';
 import { isToolUse, notFoundInToolUse } from './toolUse';
@@ -170,8 +171,20 @@ function failureSummary(facts: FailureFacts, settings: TransportSettings, secret
 	return facts.code ? `connection failed: ${facts.code}` : 'connection failed';
 }
 
-/** Turns a failed request into a NodeApiError that carries the API's own title and detail. */
+/**
+ * Turns a failed request into a NodeApiError that carries the API's own title and detail, and the cause n8n
+ * reads (failureCause.ts) when it is known.
+ */
 export function toNodeApiError(
+	ctx: ApiContext,
+	facts: FailureFacts,
+	settings: TransportSettings,
+	options: ErrorOptions,
+): NodeApiError {
+	return declareFailure(describedError(ctx, facts, settings, options), failureCauseOf(facts, apiErrorOf(facts.body, options.secrets)?.code));
+}
+
+function describedError(
 	ctx: ApiContext,
 	facts: FailureFacts,
 	settings: TransportSettings,
@@ -268,7 +281,7 @@ export function ambiguousError(
 	options: ErrorOptions,
 ): AmbiguousRequestError {
 	const { method, path } = options.route;
-	return apiError(
+	const error = apiError(
 		ctx,
 		facts,
 		`No clear answer to ${method} ${path} (${failureSummary(facts, settings, options.secrets)}): the request may or may not have been carried out`,
@@ -280,6 +293,7 @@ export function ambiguousError(
 		AmbiguousRequestError,
 		facts.code ?? (facts.status === undefined ? 'NETWORK' : String(facts.status)),
 	) as AmbiguousRequestError;
+	return declareFailure(error, failureCauseOf(facts));
 }
 
 /** A 2xx answer that is not a JSON document. */
@@ -311,7 +325,7 @@ export function foreignLinkError(ctx: ApiContext, route: Route, origin: string, 
 	error.message = message;
 	error.description = description;
 	error.httpCode = null;
-	return error;
+	return declareFailure(error, CONFIGURATION_INVALID);
 }
 
 /** A redirect that was not followed: to another origin, from https to http, or too many. */
@@ -322,7 +336,7 @@ export function redirectError(
 	options: ErrorOptions,
 ): NodeApiError {
 	const { method, path } = options.route;
-	return apiError(
+	const error = apiError(
 		ctx,
 		facts,
 		`The service answered ${method} ${path} with a redirect (HTTP ${facts.status}) ${why}; it was not followed`,
@@ -331,6 +345,7 @@ export function redirectError(
 		NodeApiError,
 		'REDIRECT',
 	);
+	return declareFailure(error, CONFIGURATION_INVALID);
 }
 
 export function tokenError(ctx: ApiContext, facts: FailureFacts, options: ErrorOptions): NodeApiError {
@@ -349,5 +364,5 @@ export function tokenError(ctx: ApiContext, facts: FailureFacts, options: ErrorO
 					: 'The service may be restarting; turn on "Retry On Fail" in the node settings to try again later.',
 				retryNote(options),
 			);
-	return apiError(ctx, facts, message, description, options, NodeApiError, 'TOKEN');
+	return declareFailure(apiError(ctx, facts, message, description, options, NodeApiError, 'TOKEN'), failureCauseOf(facts));
 }

@@ -10,6 +10,7 @@
  * - body.ts: reading an answer within its size and time limits;
  * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
  * - errors.ts: the errors the user sees;
+ * - failureCause.ts: why a request failed, as n8n reads it on the error (`failure`);
  * - secrets.ts: keeping the token and secret out of them;
  * - token.ts: the token request the credential makes;
  * - pagination.ts: lists;

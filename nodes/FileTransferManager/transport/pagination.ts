@@ -10,6 +10,7 @@ import { operationError } from './operationError';
 import type { RequestParams } from './request';
 import { apiRequest, servedPageLimit } from './request';
 import { itemOptions } from './errors';
+import { CONFIGURATION_INVALID, declareFailure } from './failureCause';
 import type { ApiContext, TransportSettings } from './settings';
 
 export interface PageOptions<T = unknown, U = T> {
@@ -46,7 +47,7 @@ export function nextPageOf(
 	const told = link === null || after === null;
 	const count = Array.isArray(doc.data) ? doc.data.length : 0;
 	if (!told && count >= requested) {
-		throw operationError(
+		const error = operationError(
 			ctx.getNode(),
 			`The service sent a full page of ${route.path} without a way to the next one${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
 			{
@@ -55,6 +56,7 @@ export function nextPageOf(
 				...itemOptions(itemIndex),
 			},
 		);
+		throw declareFailure(error, CONFIGURATION_INVALID);
 	}
 	return null;
 }
