@@ -13,6 +13,7 @@ import type { Route } from '../api/routes';
 import { routes } from '../api/routes';
 import type { Job } from '../api/types';
 import type { ApiContext } from '../transport';
+import { CONFIGURATION_INVALID, declareFailure } from '../transport/failureCause';
 import { notFoundInToolUse } from '../transport/toolUse';
 import { requestResource } from './shape';
 
@@ -57,7 +58,8 @@ function servedElsewhere(
 	// NodeApiError swaps in n8n's generic texts for some messages and statuses: ours stand.
 	failure.message = message;
 	failure.description = description;
-	return failure;
+	// The deployment differs from the contract: it will not pass by itself (transport/failureCause.ts).
+	return declareFailure(failure, CONFIGURATION_INVALID);
 }
 
 /**
