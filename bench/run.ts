@@ -1,5 +1,6 @@
 /**
- * npm run bench [-- --no-install] [--rounds 7] [--no-memory] [--no-profile] [--no-readme]
+ * npm run bench [-- --no-install] [--rounds 7] [--no-memory] [--no-profile] [--no-readme] [--no-concurrency]
+ *                 [--concurrency-rounds 3]
  *
  * Our nodes, run through n8n-core's WorkflowExecute / PollContext (test/harness/engine.ts), against the
  * sandbox running in its own process; compared in the same run with a plain keep-alive axios client and
@@ -30,6 +31,7 @@ import { profile, type ProfileSummary } from './lib/profile';
 import { countRequests, startSandboxProcess, type SandboxProcess } from './lib/sandbox-process';
 import { httpNodeJobGet, httpNodeReturnAll, oursJobGet, oursReturnAll, recordsInPages } from './lib/workloads';
 import { helperOnlyJobGet } from './lib/helper-node';
+import { concurrencyBench } from './concurrency';
 
 const { values: flags } = parseArgs({
 	options: {
@@ -39,6 +41,8 @@ const { values: flags } = parseArgs({
 		'no-profile': { type: 'boolean', default: false },
 		'no-readme': { type: 'boolean', default: false },
 		'no-wait': { type: 'boolean', default: false },
+		'no-concurrency': { type: 'boolean', default: false },
+		'concurrency-rounds': { type: 'string', default: '3' },
 	},
 });
 const ROUNDS = Math.max(1, Number(flags.rounds) || 7);
@@ -54,6 +58,8 @@ interface Row {
 }
 
 const TRIGGER_EVENTS = 1000;
+/** The Parallel Requests Auto section (bench/concurrency.ts), when it ran. */
+let autoSection: string[] = [];
 const rows: Row[] = [];
 const notes: string[] = [];
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -217,6 +223,7 @@ async function jobGet(
 	const variants: Variant[] = [
 		{ name: 'plain', run: plainRun(clients.plain) },
 		{ name: 'ours', run: oursRun() },
+		{ name: 'ours8', run: oursRun(DEFAULT_PARALLEL) },
 		{ name: 'noKeepAlive', run: plainRun(clients.noKeepAlive) },
 		{ name: 'ours1', run: oursRun(1) },
 		{
@@ -239,24 +246,27 @@ async function jobGet(
 	const result = await compare(sandbox, variants, ids.length);
 	measured.jobGet = result;
 	const label = `Job Get, ${ids.length.toLocaleString('en')} input items`;
-	const atDefault = `${label}, Parallel Requests ${DEFAULT_PARALLEL} (default)`;
+	const atDefault = `${label}, Parallel Requests Auto (default)`;
+	const atEight = `${label}, Parallel Requests ${DEFAULT_PARALLEL} (fixed; the default before Auto)`;
 	const atOne = `${label}, Parallel Requests 1`;
-	add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.plainParallel, ms, `plain client (keep-alive), ${DEFAULT_PARALLEL} at once`);
+	add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.ours8, ms, `our node at a fixed ${DEFAULT_PARALLEL}, same host, no latency`);
+	add(`${atEight}: wall time (median of ${ROUNDS})`, result.median.ours8, result.median.plainParallel, ms, `plain client (keep-alive), ${DEFAULT_PARALLEL} at once`);
 	add(`${atOne}: wall time (median of ${ROUNDS})`, result.median.ours1, result.median.plain, ms, 'plain client (keep-alive), one at a time');
 	add(`${atDefault}: requests`, result.requests.ours.get, result.requests.plain.get, String, 'plain client (keep-alive)');
 	add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.noKeepAlive, ms, `${NO_KEEP_ALIVE}, one at a time`);
 	const atAll = `${label}, Parallel Requests ${MAX_PARALLEL} (every item at once)`;
-	add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.helper, ms, `${HELPER_ONLY}, ${DEFAULT_PARALLEL} at once`);
+	add(`${atEight}: wall time (median of ${ROUNDS})`, result.median.ours8, result.median.helper, ms, `${HELPER_ONLY}, ${DEFAULT_PARALLEL} at once`);
 	add(`${atAll}: wall time (median of ${ROUNDS})`, result.median.oursAll, result.median.helperAll, ms, `${HELPER_ONLY}, every item at once`);
 	notes.push(
 		`The bare node (\`bench/lib/helper-node.ts\`) does per item only what any community node must: the job id from an expression, n8n-core's \`httpRequestWithAuthentication\` with our credential and our request options, the body read and parsed. It took ${ms(result.median.helper)} at ${DEFAULT_PARALLEL} at once and ${ms(result.median.helperAll)} with every item at once: what n8n-core and Node cost at each concurrency, whatever the node does.`,
 	);
 	if (httpRequest) {
 		add(`${atDefault}: wall time (median of ${ROUNDS})`, result.median.ours, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
+		add(`${atEight}: wall time (median of ${ROUNDS})`, result.median.ours8, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
 		add(`${atOne}: wall time (median of ${ROUNDS})`, result.median.ours1, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
 		add(`${atAll}: wall time (median of ${ROUNDS})`, result.median.oursAll, result.median.http, ms, "n8n's HTTP Request node (URL by expression)");
 		notes.push(
-			`Job Get with n8n's HTTP Request node: it starts every item's request at once (no batching set), so its 1,000 requests run concurrently; our node runs ${DEFAULT_PARALLEL} items at once by default (Request Options → Parallel Requests), the plain client one at a time or ${DEFAULT_PARALLEL} at once (${DEFAULT_PARALLEL} keep-alive sockets).`,
+			`Job Get with n8n's HTTP Request node: it starts every item's request at once (no batching set), so its 1,000 requests run concurrently; our node by default runs Parallel Requests Auto (from ${DEFAULT_PARALLEL} at once up to ${MAX_PARALLEL}), the plain client one at a time or ${DEFAULT_PARALLEL} at once (${DEFAULT_PARALLEL} keep-alive sockets).`,
 		);
 	}
 }
@@ -267,9 +277,9 @@ const RATE_LIMIT = 100;
 
 /** 1,000 Job Gets against a sandbox that answers 429 (Retry-After 1) beyond RATE_LIMIT requests a second. */
 async function rateLimited(sandbox: SandboxProcess, ours: CountingCredentialsHelper, ids: string[]): Promise<void> {
-	log(`Job Get for ${ids.length} items against a rate limit of ${RATE_LIMIT} requests a second, at Parallel Requests 1 and ${DEFAULT_PARALLEL}`);
+	log(`Job Get for ${ids.length} items against a rate limit of ${RATE_LIMIT} requests a second, at Parallel Requests 1, ${DEFAULT_PARALLEL} and Auto`);
 	const admin = axios.create({ baseURL: `${sandbox.baseUrl}/__sandbox` });
-	const run = async (parallel: number) => {
+	const run = async (parallel?: number) => {
 		await admin.delete('/faults');
 		await sandbox.clearRequests();
 		await admin.post('/faults', { kind: 'rate-limit', method: 'GET', path: '/jobs/{id}', perSecond: RATE_LIMIT, retryAfterSeconds: 1 });
@@ -284,13 +294,15 @@ async function rateLimited(sandbox: SandboxProcess, ours: CountingCredentialsHel
 	};
 	const one = await run(1);
 	const many = await run(DEFAULT_PARALLEL);
+	const auto = await run();
 	await admin.delete('/faults');
-	const label = `Job Get, ${ids.length.toLocaleString('en')} items, sandbox limited to ${RATE_LIMIT} requests/s (429, Retry-After 1)`;
-	add(`${label}: 429s received`, many.refused, one.refused, String, 'our node at Parallel Requests 1');
-	add(`${label}: requests sent`, many.sent, one.sent, String, 'our node at Parallel Requests 1');
-	add(`${label}: wall time (one run)`, many.ms, one.ms, ms, 'our node at Parallel Requests 1');
+	const label = `Job Get, ${ids.length.toLocaleString('en')} items, sandbox limited to ${RATE_LIMIT} requests/s (429, Retry-After 1), no latency`;
+	add(`${label}: 429s received, Auto`, auto.refused, one.refused, String, 'our node at Parallel Requests 1');
+	add(`${label}: 429s received, fixed ${DEFAULT_PARALLEL}`, many.refused, one.refused, String, 'our node at Parallel Requests 1');
+	add(`${label}: wall time (one run), Auto`, auto.ms, one.ms, ms, 'our node at Parallel Requests 1');
+	add(`${label}: wall time (one run), fixed ${DEFAULT_PARALLEL}`, many.ms, one.ms, ms, 'our node at Parallel Requests 1');
 	notes.push(
-		`Rate-limited Job Get: at Parallel Requests ${DEFAULT_PARALLEL} ${many.sent} requests, ${many.refused} answered 429, ${ms(many.ms)}; at 1: ${one.sent} requests, ${one.refused} answered 429, ${ms(one.ms)}. Every item succeeded in both (none gave up); at least ${Math.ceil(ids.length / RATE_LIMIT) - 1} s are the limit's own.`,
+		`Rate-limited Job Get, no latency: Auto ${auto.sent} requests, ${auto.refused} answered 429, ${ms(auto.ms)}; fixed ${DEFAULT_PARALLEL} ${many.sent} requests, ${many.refused} answered 429, ${ms(many.ms)}; at 1: ${one.sent} requests, ${one.refused} answered 429, ${ms(one.ms)}. Every item succeeded in all three (none gave up); at least ${Math.ceil(ids.length / RATE_LIMIT) - 1} s are the limit's own.`,
 	);
 }
 
@@ -614,6 +626,7 @@ function writeResults(startedAt: Date, seconds: number, loadBefore: number[], pr
 		...table(),
 		'',
 		...notes.map((note) => `- ${note}`),
+		...autoSection,
 		'',
 	];
 	if (profileLines.length > 0) body.push('## Where our time goes', '', ...profileLines, ...findings, '', ...profiles);
@@ -640,6 +653,7 @@ function updateReadme(startedAt: Date, loadBefore: number[]): void {
 		...table(),
 		'',
 		...notes.map((note) => `- ${note}`),
+		...autoSection,
 		end,
 	].join('\n');
 	fs.writeFileSync(file, text.slice(0, from) + figures + text.slice(to + end.length));
@@ -651,6 +665,7 @@ async function main(): Promise<void> {
 	const loadBefore = os.loadavg();
 	const TOTAL = 10_000;
 	const BIG = 100_000;
+	let concurrency: string[] = [];
 
 	const httpRequest = await prepareHttpRequestNode();
 	if (httpRequest) log(`HTTP Request node loaded from ${httpRequestNodePath()}`);
@@ -672,6 +687,18 @@ async function main(): Promise<void> {
 		await returnAll(sandbox, clients, ours, httpRequest, header, TOTAL);
 		await jobGet(sandbox, clients, ours, ids.slice(0, 1000), httpRequest, header);
 		await rateLimited(sandbox, ours, ids.slice(0, 1000));
+		if (!flags['no-concurrency']) {
+			concurrency = await concurrencyBench({
+				sandbox,
+				ours,
+				header,
+				httpRequest,
+				ids: ids.slice(0, 1000),
+				total: TOTAL,
+				rounds: Math.max(1, Number(flags['concurrency-rounds']) || 3),
+				log,
+			});
+		}
 		if (!flags['no-memory']) await memory(sandbox, TOTAL, httpRequest !== undefined);
 		if (!flags['no-profile']) profileLines = await whereTimeGoes(clients.plain, ours, ids.slice(0, 1000), TOTAL);
 		// Revokes every token issued so far: runs after everything that reuses one.
@@ -690,9 +717,10 @@ async function main(): Promise<void> {
 	}
 	if (!flags['no-wait']) await createAndWait([10, 100]);
 	const seconds = (Date.now() - startedAt.getTime()) / 1000;
+	autoSection = concurrency.length > 0 ? ['', '### Parallel Requests Auto against a service with a network', '', ...concurrency] : [];
 	writeResults(startedAt, seconds, loadBefore, profileLines);
 	if (!flags['no-readme']) updateReadme(startedAt, loadBefore);
-	process.stdout.write(`\n${table().join('\n')}\n\n${notes.map((note) => `- ${note}`).join('\n')}\n\n`);
+	process.stdout.write(`\n${table().join('\n')}\n\n${notes.map((note) => `- ${note}`).join('\n')}\n${autoSection.join('\n')}\n\n`);
 	log(`done in ${seconds.toFixed(0)} s; written to bench/results.md`);
 }
 

@@ -14,6 +14,13 @@ function roundTrip(state: AdaptiveLimit, at: number, ms: number, answer: Sample[
 	return at + ms;
 }
 
+/** Clean round trips of 40 ms until the limit reaches `at least`; returns the time. */
+function growTo(state: AdaptiveLimit, atLeast: number): number {
+	let now = 0;
+	while (state.limit < atLeast) now = roundTrip(state, now, 40);
+	return now;
+}
+
 describe('Parallel Requests Auto', () => {
 	it('starts at the former fixed default, bounded by the cap', () => {
 		expect(newAdaptiveLimit().limit).toBe(DEFAULT_PARALLEL);
@@ -22,37 +29,40 @@ describe('Parallel Requests Auto', () => {
 		expect(newAdaptiveLimit(0).limit).toBe(1);
 	});
 
-	it('doubles per round trip while answers are fast and clean, up to the cap', () => {
+	it('grows by half per round trip (slow start) while answers are fast and clean, up to the cap', () => {
 		const state = newAdaptiveLimit(100);
 		let now = 0;
-		const seen: number[] = [];
-		for (let i = 0; i < 6; i++) {
+		const seen: number[] = [state.limit];
+		for (let i = 0; i < 9; i++) {
 			now = roundTrip(state, now, 40);
 			seen.push(state.limit);
 		}
-		expect(seen).toEqual([16, 32, 64, 100, 100, 100]);
+		for (let i = 1; i < seen.length && seen[i] < 100; i++) {
+			expect(seen[i]).toBeGreaterThanOrEqual(Math.floor(seen[i - 1] * 1.5));
+			expect(seen[i]).toBeLessThanOrEqual(Math.ceil(seen[i - 1] * 1.5));
+		}
+		expect(seen.slice(-2)).toEqual([100, 100]);
 	});
 
 	it('does not grow a limit that is not in use (one request after another)', () => {
 		const state = newAdaptiveLimit();
 		for (let i = 0; i < 50; i++) noteAnswer(state, { answer: 'clean', sentAt: i * 40, answeredAt: i * 40 + 40, inFlight: 1 });
 		expect(state.limit).toBe(DEFAULT_PARALLEL);
-		// Half in use is enough.
-		noteAnswer(state, { answer: 'clean', sentAt: 0, answeredAt: 40, inFlight: DEFAULT_PARALLEL / 2 });
+		// Half in use is enough: two such answers add one.
+		for (let i = 0; i < 2; i++) noteAnswer(state, { answer: 'clean', sentAt: 0, answeredAt: 40, inFlight: DEFAULT_PARALLEL / 2 });
 		expect(state.limit).toBe(DEFAULT_PARALLEL + 1);
 	});
 
 	it('halves on a refusal, once per round trip however many answers of that round trip refuse', () => {
 		const state = newAdaptiveLimit();
-		let now = roundTrip(state, 0, 40);
-		now = roundTrip(state, now, 40);
-		expect(state.limit).toBe(32);
-		// 32 requests sent at the same moment, all refused: one cut.
+		let now = growTo(state, 30);
+		const before = state.limit;
+		// Every request sent at the same moment, all refused: one cut.
 		now = roundTrip(state, now, 40, 'refused');
-		expect(state.limit).toBe(16);
+		expect(state.limit).toBe(Math.floor(before / 2));
 		// Requests sent after that cut can cut again.
 		roundTrip(state, now, 40, 'refused');
-		expect(state.limit).toBe(8);
+		expect(state.limit).toBe(Math.floor(Math.floor(before / 2) / 2));
 	});
 
 	it('goes down to 1 on refusals alone', () => {
@@ -64,16 +74,15 @@ describe('Parallel Requests Auto', () => {
 
 	it('cuts when answers take well over twice the fastest, by that ratio, at most by half, never below the start', () => {
 		const state = newAdaptiveLimit();
-		let now = roundTrip(state, 0, 40);
-		now = roundTrip(state, now, 40);
-		now = roundTrip(state, now, 40);
-		expect(state.limit).toBe(64);
+		let now = growTo(state, 60);
+		const before = state.limit;
 		// 100 ms against 2 × 40 + 10 = 90: keep 90 %.
 		now = roundTrip(state, now, 100);
-		expect(state.limit).toBe(57);
+		expect(state.limit).toBe(Math.floor(before * 0.9));
 		// 1 s: at most by half.
+		const second = state.limit;
 		now = roundTrip(state, now, 1000);
-		expect(state.limit).toBe(28);
+		expect(state.limit).toBe(Math.floor(second / 2));
 		for (let i = 0; i < 5; i++) now = roundTrip(state, now, 1000);
 		expect(state.limit).toBe(DEFAULT_PARALLEL);
 	});
@@ -81,26 +90,29 @@ describe('Parallel Requests Auto', () => {
 	it('does not read slow answers as a queue at the service while the node itself was busy', () => {
 		const state = newAdaptiveLimit();
 		let now = roundTrip(state, 0, 40);
+		const before = state.limit;
 		now = roundTrip(state, now, 200, 'clean', 0.95);
-		expect(state.limit).toBe(32);
+		expect(state.limit).toBeGreaterThan(before);
 		expect(state.slowStart).toBe(true);
+		const grown = state.limit;
 		roundTrip(state, now, 200, 'clean', 0.5);
-		expect(state.limit).toBeLessThan(32);
+		expect(state.limit).toBeLessThan(grown);
+		expect(state.slowStart).toBe(false);
 	});
 
 	it('after a cut, grows by about the square root of the limit per round trip', () => {
 		const state = newAdaptiveLimit();
-		let now = roundTrip(state, 0, 40);
-		now = roundTrip(state, now, 40);
-		now = roundTrip(state, now, 40);
+		let now = growTo(state, 60);
 		now = roundTrip(state, now, 40, 'refused');
-		expect(state.limit).toBe(32);
 		expect(state.slowStart).toBe(false);
+		const cutTo = state.limit;
 		now = roundTrip(state, now, 40);
-		// 32 answers × √32/32 ≈ 5.66 → +5 (the fraction carries over).
-		expect(state.limit).toBe(37);
+		// cutTo answers × √cutTo / cutTo = √cutTo, the fraction carried over.
+		expect(state.limit).toBe(cutTo + Math.floor(Math.sqrt(cutTo)));
+		const next = state.limit;
 		roundTrip(state, now, 40);
-		expect(state.limit).toBe(43);
+		expect(state.limit - next).toBeGreaterThanOrEqual(Math.floor(Math.sqrt(next)));
+		expect(state.limit - next).toBeLessThanOrEqual(Math.ceil(Math.sqrt(next)));
 	});
 
 	it('ignores answers that say nothing about load', () => {

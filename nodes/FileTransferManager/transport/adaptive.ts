@@ -5,9 +5,11 @@
  *
  * What it follows, and why:
  * - **Growth as TCP's slow start, with the guard of Netflix's concurrency-limits**: while answers come back
- *   fast and clean, every one of them adds 1 to the limit, so the limit doubles per round trip, but only
- *   while at least half of it is in use. A node that sends one page after another never grows a limit it
- *   never tries.
+ *   fast and clean, every one of them adds half a request to the limit, so the limit grows ×1.5 per round trip
+ *   (TCP's slow start with delayed acknowledgements), but only while at least half of it is in use. A node
+ *   that sends one page after another never grows a limit it never tries. Half, not TCP's whole step: the
+ *   first window of a rate limit ends in about as many refusals as the limit holds by then (they are on the
+ *   wire before the first 429 comes back), and ×2 per round trip doubled those (bench/README.md).
  * - **Latency as the early signal (TCP Vegas, Netflix's Gradient2, Envoy's adaptive concurrency)**: a
  *   service that queues answers more slowly before it refuses. An answer that took more than
  *   `LATENCY_TOLERANCE` times the fastest one seen (plus `LATENCY_SLACK_MS`, so that a service on the same
@@ -37,6 +39,8 @@ export const AUTO_DEFAULT_CAP = 1000;
 const LATENCY_TOLERANCE = 2;
 /** Absolute slack on that comparison, for services whose answers take a few milliseconds. */
 const LATENCY_SLACK_MS = 10;
+/** Growth per clean answer in slow start: ×1.5 per round trip, as TCP's slow start with delayed acknowledgements. */
+const SLOW_START_STEP = 0.5;
 /** Share of time the node's event loop was in use above which a slow answer says nothing about the service. */
 const CLIENT_BUSY = 0.9;
 /** How much a refusal (429, 503, timeout) keeps of the limit. */
@@ -119,7 +123,11 @@ export function noteAnswer(state: AdaptiveLimit, sample: Sample): boolean {
 	// Grow only a limit that is in use.
 	if (sample.inFlight * 2 < state.limit) return false;
 	if (state.slowStart) {
-		set(state, state.limit + 1);
+		state.fraction += SLOW_START_STEP;
+		if (state.fraction >= 1) {
+			state.fraction -= 1;
+			set(state, state.limit + 1);
+		}
 	} else {
 		state.fraction += Math.sqrt(state.limit) / state.limit;
 		if (state.fraction >= 1) {

@@ -91,7 +91,13 @@ export function parseJson(text: string): unknown {
  * Digs the HTTP facts out of whatever n8n's request helper threw, without keeping request headers; an
  * error body still streaming is read within the attempt's bounds.
  */
-export async function failureFacts(error: unknown, maxBytes: number, signal: AbortSignal): Promise<FailureFacts> {
+export async function failureFacts(
+	error: unknown,
+	maxBytes: number,
+	signal: AbortSignal,
+	/** Told the status and headers as soon as they are known, before the body is read. */
+	onHeaders?: (status: number | undefined, headers: Record<string, unknown>) => void,
+): Promise<FailureFacts> {
 	const seen = new Set<unknown>();
 	let current: unknown = error;
 	const facts: FailureFacts = { headers: {}, body: undefined };
@@ -141,6 +147,7 @@ export async function failureFacts(error: unknown, maxBytes: number, signal: Abo
 	const responseStatus = Number(response?.status);
 	facts.status = Number.isInteger(responseStatus) && responseStatus >= 100 ? responseStatus : status;
 	facts.headers = (response?.headers as Record<string, unknown>) ?? {};
+	onHeaders?.(facts.status, facts.headers);
 	if (response?.data !== undefined) {
 		try {
 			facts.body = parseJson(await readBody(response.data, maxBytes, signal));

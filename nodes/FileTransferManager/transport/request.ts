@@ -80,6 +80,14 @@ export function sendsPlainJson(ctx: ApiContext): boolean {
 
 type Attempt = { ok: true; status: number; text: string } | { ok: false; facts: FailureFacts };
 
+/** What an attempt reports as soon as it knows, before its body is read (for the limiter). */
+interface AttemptHooks {
+	/** The service answered with a success. */
+	answered: () => void;
+	/** The service answered with an error status (or none came). */
+	failedWith: (status: number | undefined, headers: Record<string, unknown>) => void;
+}
+
 function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
 	const get = (ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>).getExecutionCancelSignal;
 	return typeof get === 'function' ? get.call(ctx) : undefined;
@@ -112,7 +120,7 @@ async function attemptOnce(
 	ctx: ApiContext,
 	options: IHttpRequestOptions,
 	settings: TransportSettings,
-	answered: () => void,
+	hooks: AttemptHooks,
 ): Promise<Attempt> {
 	const deadline = AbortSignal.timeout(settings.timeout);
 	const cancel = cancelSignalOf(ctx);
@@ -129,7 +137,7 @@ async function attemptOnce(
 		const response = await raceAbort(call, signal);
 		// Counted as soon as the headers are in: a 429 that arrives after this answer must find it counted
 		// (limiter.ts notePause), however long its body takes.
-		answered();
+		hooks.answered();
 		noteServerDate(ctx, header(response.headers ?? {}, 'date'));
 		const text = await readBody(response.body, settings.maxResponseBytes, signal);
 		return { ok: true, status: Number(response.statusCode), text };
@@ -144,7 +152,7 @@ async function attemptOnce(
 			if (!facts.limit) delete facts.status;
 			return { ok: false, facts };
 		}
-		const facts = await failureFacts(error, settings.maxResponseBytes, signal);
+		const facts = await failureFacts(error, settings.maxResponseBytes, signal, hooks.failedWith);
 		if (facts.status !== undefined && facts.status >= 300 && facts.status < 400) {
 			noteServerDate(ctx, header(facts.headers, 'date'));
 		}
@@ -232,12 +240,22 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		const inFlight = limiter.active;
 		let outcome: Attempt;
 		let accepted = false;
-		const answered = () => {
-			accepted = true;
-			noteAccepted(limiter);
+		const hooks: AttemptHooks = {
+			answered: () => {
+				accepted = true;
+				noteAccepted(limiter);
+			},
+			// A 429 or 503 with Retry-After pauses the node's requests at once, not only after its body is read:
+			// on a busy machine that read can come after many more requests went out into the same refusal.
+			failedWith: (status, headers) => {
+				if (status !== 429 && status !== 503) return;
+				const after = retryAfterSeconds(header(headers, 'retry-after'));
+				noteLoad(limiter, { answer: 'refused', sentAt, answeredAt: Date.now(), inFlight });
+				if (after !== undefined) notePause(limiter, retryDelayMs(attempt, settings, after));
+			},
 		};
 		try {
-			outcome = await attemptOnce(ctx, { ...options, url }, settings, answered);
+			outcome = await attemptOnce(ctx, { ...options, url }, settings, hooks);
 		} finally {
 			release(limiter);
 		}

@@ -1,0 +1,332 @@
+/**
+ * Parallel Requests "Auto" against fixed numbers and n8n's HTTP Request node, with the sandbox's network
+ * and capacity model (sandbox/README.md › Network and capacity model): a healthy service 40 ± 10 ms away, one
+ * that serves 16 at once (503 beyond a queue of 64) and one that allows 100 requests a second (429 beyond).
+ * Run by `npm run bench` (bench/run.ts) and alone with `npx tsx bench/concurrency.ts [--rounds 3]`.
+ *
+ * It prints and returns Markdown: a table per scenario, the acceptance ratios, and writes the traces of
+ * requests in service at the sandbox over time (bench/trace-*.svg). Nothing is asserted.
+ */
+import './lib/resolve-node-ts';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import axios from 'axios';
+import type { INode, INodeExecutionData, IVersionedNodeType } from 'n8n-workflow';
+
+import type { NetworkSettings, RequestRecord } from '../sandbox/src/api';
+import { runNode } from '../test/harness/engine';
+import { projectRoot } from './lib/env';
+import type { CountingCredentialsHelper } from './lib/n8n';
+import { httpRequestGetNode, loadHttpRequestNode, nodeTypesWith, runSingleNode } from './lib/n8n';
+import { PlainClient } from './lib/plain-client';
+import { inFlightSeries, lineChartSvg } from './lib/plot';
+import type { SandboxProcess } from './lib/sandbox-process';
+import { startSandboxProcess } from './lib/sandbox-process';
+import { httpNodeReturnAll, oursReturnAll, recordsInPages } from './lib/workloads';
+
+const HEALTHY: NetworkSettings = { latencyMs: 40, jitterMs: 10 };
+const CAPACITY: NetworkSettings = { ...HEALTHY, capacity: 16, queue: 64, overloadRetryAfterSeconds: 1 };
+const RATE = 100;
+
+/** How one variant sends 1,000 Job Gets. */
+type Variant =
+	| { kind: 'ours'; label: string; parallel?: number }
+	| { kind: 'http'; label: string; batch?: { batchSize: number; batchInterval: number } };
+
+interface Outcome {
+	label: string;
+	ms: number;
+	/** Answers 429 or 503 the sandbox sent to this run. */
+	refused: number;
+	failed: number;
+	requests: number;
+	peakInFlight: number;
+	spans: Array<[number, number]>;
+}
+
+export interface ConcurrencyContext {
+	sandbox: SandboxProcess;
+	/** Our OAuth2 credential (token kept between runs), and the HTTP Request node's Header Auth. */
+	ours: CountingCredentialsHelper;
+	header: CountingCredentialsHelper;
+	httpRequest: IVersionedNodeType | undefined;
+	/** 1,000 job IDs for Job Get; the sandbox holds `total` jobs for Return All. */
+	ids: string[];
+	total: number;
+	rounds: number;
+	log: (line: string) => void;
+}
+
+const ms = (value: number) => `${Math.round(value)} ms`;
+const x = (value: number) => `${value.toFixed(2)}×`;
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const sleep = (wait: number) => new Promise((resolve) => setTimeout(resolve, wait));
+
+function httpJobGetNode(baseUrl: string, batch?: { batchSize: number; batchInterval: number }): INode {
+	const node = httpRequestGetNode(baseUrl);
+	const options = { ...(node.parameters.options as object), ...(batch ? { batching: { batch } } : {}) };
+	return { ...node, parameters: { ...node.parameters, options }, onError: 'continueRegularOutput' };
+}
+
+async function runVariant(ctx: ConcurrencyContext, variant: Variant): Promise<{ items: INodeExecutionData[]; failed: number }> {
+	const input = ctx.ids.map((id) => ({ json: { id } }));
+	if (variant.kind === 'ours') {
+		const { items, error } = await runNode({
+			credentials: ctx.ours,
+			parameters: {
+				resource: 'job',
+				operation: 'get',
+				jobId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				...(variant.parallel === undefined ? {} : { requestOptions: { parallelMode: 'fixed', parallelRequests: variant.parallel } }),
+			},
+			items: input,
+			continueOnFail: true,
+		});
+		if (error) throw new Error(`${variant.label}: ${error.message}`);
+		const failed = items.filter((item, i) => item.json.id !== ctx.ids[i]).length;
+		return { items, failed };
+	}
+	if (!ctx.httpRequest) throw new Error('the HTTP Request node is not loaded');
+	const { items, error } = await runSingleNode(nodeTypesWith(ctx.httpRequest), httpJobGetNode(ctx.sandbox.baseUrl, variant.batch), ctx.header, input);
+	if (error) throw new Error(`${variant.label}: ${error.message}`);
+	const failed = items.filter((item, i) => (item.json.data as { id?: string } | undefined)?.id !== ctx.ids[i]).length;
+	return { items, failed };
+}
+
+/** One run of a variant, measured from the sandbox's request log. */
+async function measure(ctx: ConcurrencyContext, variant: Variant): Promise<Outcome> {
+	await ctx.sandbox.clearRequests();
+	const start = performance.now();
+	const { failed } = await runVariant(ctx, variant);
+	const took = performance.now() - start;
+	const gets = (await ctx.sandbox.requests()).filter((r: RequestRecord) => r.route === '/jobs/{id}');
+	const spans = gets.map((r): [number, number] => [r.at, r.doneAt ?? r.at]);
+	const series = inFlightSeries(spans, 100_000);
+	return {
+		label: variant.label,
+		ms: took,
+		refused: gets.filter((r) => r.status === 429 || r.status === 503).length,
+		failed,
+		requests: gets.length,
+		peakInFlight: Math.max(0, ...series.map(([, value]) => value)),
+		spans,
+	};
+}
+
+const FIXED_HEALTHY = [8, 16, 32, 64, 128, 256, 512, 1000];
+const FIXED_CAPACITY = [8, 16, 32, 64, 80, 128, 256];
+const FIXED_RATE = [8, 64];
+
+function outcomeTable(outcomes: Outcome[], timeLabel: string): string[] {
+	return [
+		`| Variant | ${timeLabel} | 429/503 received | Items failed | Requests | Most in service at once |`,
+		'|---|---:|---:|---:|---:|---:|',
+		...outcomes.map((o) => `| ${o.label} | ${ms(o.ms)} | ${o.refused} | ${o.failed} | ${o.requests} | ${o.peakInFlight} |`),
+	];
+}
+
+function writeTrace(file: string, title: string, outcomes: Outcome[], reference?: { label: string; value: number }): void {
+	const colors = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b'];
+	const end = Math.max(...outcomes.map((o) => Math.max(0, ...o.spans.map(([start, stop]) => stop - Math.min(...o.spans.map(([s]) => s))))));
+	const series = outcomes.map((o, i) => ({ label: o.label, points: inFlightSeries(o.spans), color: colors[i % colors.length] }));
+	if (reference) series.push({ label: reference.label, points: [[0, reference.value], [end, reference.value]], color: '#777', dashed: true } as never);
+	fs.writeFileSync(
+		path.join(projectRoot, 'bench', file),
+		lineChartSvg({ title, xLabel: 'ms from the first request', yLabel: 'requests in service at the sandbox', series }),
+	);
+}
+
+interface Section {
+	lines: string[];
+	/** Acceptance rows: what, measured, target, met. */
+	checks: Array<[string, string, string, boolean]>;
+}
+
+async function healthy(ctx: ConcurrencyContext, section: Section): Promise<void> {
+	const { sandbox, log } = ctx;
+	await sandbox.setNetwork(HEALTHY);
+	log(`Auto: healthy service 40 ± 10 ms away, Job Get × ${ctx.ids.length}: median of ${ctx.rounds} rounds each`);
+	const variants: Variant[] = [
+		{ kind: 'ours', label: 'Auto' },
+		...FIXED_HEALTHY.map((n): Variant => ({ kind: 'ours', label: `Fixed ${n}`, parallel: n })),
+	];
+	if (ctx.httpRequest) {
+		variants.push(
+			{ kind: 'http', label: 'HTTP Request node, defaults (every item at once)' },
+			{ kind: 'http', label: 'HTTP Request node, batching 50 items per 50 ms', batch: { batchSize: 50, batchInterval: 50 } },
+		);
+	}
+	const times = new Map<string, number[]>();
+	const last = new Map<string, Outcome>();
+	for (const variant of variants) await runVariant(ctx, variant); // warm-up
+	for (let round = 0; round < ctx.rounds; round++) {
+		for (let i = 0; i < variants.length; i++) {
+			const variant = variants[(i + round) % variants.length];
+			const outcome = await measure(ctx, variant);
+			times.set(variant.label, [...(times.get(variant.label) ?? []), outcome.ms]);
+			last.set(variant.label, outcome);
+		}
+	}
+	const outcomes = variants.map((v) => ({ ...(last.get(v.label) as Outcome), ms: median(times.get(v.label) ?? []) }));
+	section.lines.push(`#### Healthy: 40 ± 10 ms, Job Get × ${ctx.ids.length.toLocaleString('en')} (median of ${ctx.rounds})`, '', ...outcomeTable(outcomes, 'Wall time'), '');
+	const auto = outcomes[0];
+	const fixed = outcomes.filter((o) => o.label.startsWith('Fixed'));
+	const best = fixed.reduce((a, b) => (b.ms < a.ms ? b : a));
+	section.checks.push([`Healthy Job Get: Auto / best fixed (${best.label})`, x(auto.ms / best.ms), '≤ 1.20×', auto.ms / best.ms <= 1.2]);
+	const http = outcomes.find((o) => o.label.startsWith('HTTP Request node, defaults'));
+	if (http) section.checks.push(['Healthy Job Get: Auto / HTTP Request node at its defaults', x(auto.ms / http.ms), '≤ 1.00×', auto.ms / http.ms <= 1]);
+	writeTrace('trace-healthy.svg', 'Healthy service, 40 ± 10 ms: Job Get × 1,000', [auto, outcomes.find((o) => o.label === 'Fixed 8') as Outcome, ...(http ? [http] : [])]);
+
+	log(`Auto: healthy service, Return All over ${ctx.total.toLocaleString('en')} jobs: median of ${ctx.rounds} rounds`);
+	const all: Record<string, number[]> = { ours: [], http: [] };
+	for (let round = 0; round < ctx.rounds; round++) {
+		let start = performance.now();
+		const items = await oursReturnAll(ctx.ours);
+		all.ours.push(performance.now() - start);
+		if (items.length !== ctx.total) throw new Error(`Return All returned ${items.length} jobs, expected ${ctx.total}`);
+		if (ctx.httpRequest) {
+			start = performance.now();
+			const pages = await httpNodeReturnAll(ctx.httpRequest, ctx.header, ctx.sandbox.baseUrl);
+			all.http.push(performance.now() - start);
+			if (recordsInPages(pages) !== ctx.total) throw new Error('the HTTP Request node did not return every job');
+		}
+	}
+	const returnAll = [`| Return All over ${ctx.total.toLocaleString('en')} jobs | ${ms(median(all.ours))} | ${all.http.length ? ms(median(all.http)) : 'skipped'} |`];
+	section.lines.push('| Healthy, 40 ± 10 ms | Our node (Auto) | HTTP Request node, pagination |', '|---|---:|---:|', ...returnAll, '');
+	if (all.http.length) {
+		const ratio = median(all.ours) / median(all.http);
+		section.checks.push([`Healthy Return All ${ctx.total.toLocaleString('en')}: Auto / HTTP Request node`, x(ratio), '≤ 1.00×', ratio <= 1]);
+	}
+	await sandbox.clearNetwork();
+}
+
+async function capacityLimited(ctx: ConcurrencyContext, section: Section): Promise<void> {
+	const { sandbox, log } = ctx;
+	log('Auto: a service that serves 16 at once (503 beyond a queue of 64), Job Get × 1,000: one run each');
+	const variants: Variant[] = [
+		{ kind: 'ours', label: 'Auto' },
+		...FIXED_CAPACITY.map((n): Variant => ({ kind: 'ours', label: `Fixed ${n}`, parallel: n })),
+	];
+	if (ctx.httpRequest) {
+		variants.push(
+			{ kind: 'http', label: 'HTTP Request node, defaults' },
+			{ kind: 'http', label: 'HTTP Request node, batching 16 items per 50 ms', batch: { batchSize: 16, batchInterval: 50 } },
+		);
+	}
+	const outcomes: Outcome[] = [];
+	for (const variant of variants) {
+		await sandbox.setNetwork(CAPACITY);
+		// A previous run's pause (Retry-After) is over, and its queue has drained.
+		await sleep(1100);
+		outcomes.push(await measure(ctx, variant));
+	}
+	await sandbox.clearNetwork();
+	section.lines.push('#### Capacity-limited: 40 ± 10 ms, serves 16 at once, 503 (Retry-After 1) beyond a queue of 64', '', ...outcomeTable(outcomes, 'Wall time (one run)'), '');
+	const auto = outcomes[0];
+	const clean = outcomes.filter((o) => o.label.startsWith('Fixed') && o.failed === 0);
+	const best = clean.reduce((a, b) => (b.ms < a.ms ? b : a));
+	section.checks.push(['Capacity-limited: Auto items failed', String(auto.failed), '0', auto.failed === 0]);
+	section.checks.push([`Capacity-limited: Auto / best fixed (${best.label})`, x(auto.ms / best.ms), '≤ 1.20×', auto.ms / best.ms <= 1.2]);
+	const http = outcomes.find((o) => o.label === 'HTTP Request node, defaults');
+	if (http) {
+		const share = http.refused > 0 ? auto.refused / http.refused : auto.refused === 0 ? 0 : Infinity;
+		section.checks.push([`Capacity-limited: Auto's 503s / the HTTP Request node's (${auto.refused} / ${http.refused})`, `${(share * 100).toFixed(1)} %`, '≤ 10 %', share <= 0.1]);
+	}
+	writeTrace('trace-capacity.svg', 'Serves 16 at once, 503 beyond a queue of 64: Job Get × 1,000', [auto, best], { label: 'capacity + queue (80)', value: 80 });
+}
+
+async function rateLimited(ctx: ConcurrencyContext, section: Section): Promise<void> {
+	const { sandbox, log } = ctx;
+	const admin = axios.create({ baseURL: `${sandbox.baseUrl}/__sandbox` });
+	log(`Auto: a service 40 ± 10 ms away that allows ${RATE} requests a second (429 beyond, Retry-After 1), Job Get × 1,000: one run each`);
+	const variants: Variant[] = [
+		{ kind: 'ours', label: 'Auto' },
+		...FIXED_RATE.map((n): Variant => ({ kind: 'ours', label: `Fixed ${n}`, parallel: n })),
+	];
+	if (ctx.httpRequest) {
+		variants.push(
+			{ kind: 'http', label: 'HTTP Request node, defaults' },
+			{ kind: 'http', label: `HTTP Request node, batching ${RATE} items per 1,000 ms`, batch: { batchSize: RATE, batchInterval: 1000 } },
+		);
+	}
+	await sandbox.setNetwork(HEALTHY);
+	const outcomes: Outcome[] = [];
+	for (const variant of variants) {
+		await admin.delete('/faults');
+		await admin.post('/faults', { kind: 'rate-limit', method: 'GET', path: '/jobs/{id}', perSecond: RATE, retryAfterSeconds: 1 });
+		// A fresh window: the limit counts from the first request.
+		await sleep(1100);
+		outcomes.push(await measure(ctx, variant));
+	}
+	await admin.delete('/faults');
+	await sandbox.clearNetwork();
+	section.lines.push(`#### Rate-limited: 40 ± 10 ms, ${RATE} requests a second (429, Retry-After 1)`, '', ...outcomeTable(outcomes, 'Wall time (one run)'), '');
+	const auto = outcomes[0];
+	const floor = (ctx.ids.length / RATE) * 1000;
+	section.checks.push(['Rate-limited: Auto items failed', String(auto.failed), '0', auto.failed === 0]);
+	section.checks.push([`Rate-limited: Auto / what the limit allows (${ms(floor)})`, x(auto.ms / floor), '≤ 1.10×', auto.ms / floor <= 1.1]);
+	const http = outcomes.find((o) => o.label === 'HTTP Request node, defaults');
+	if (http) {
+		const share = http.refused > 0 ? auto.refused / http.refused : 0;
+		section.checks.push([`Rate-limited: Auto's 429s / the HTTP Request node's (${auto.refused} / ${http.refused})`, `${(share * 100).toFixed(1)} %`, '≤ 10 %', share <= 0.1]);
+	}
+	writeTrace('trace-rate.svg', `${RATE} requests a second allowed: Job Get × 1,000`, [auto, outcomes[1]]);
+}
+
+/** Runs the three scenarios; returns the Markdown section (also the acceptance ratios). */
+export async function concurrencyBench(ctx: ConcurrencyContext, only?: string[]): Promise<string[]> {
+	const section: Section = { lines: [], checks: [] };
+	const wanted = (name: string) => !only || only.includes(name);
+	if (wanted('healthy')) await healthy(ctx, section);
+	if (wanted('capacity')) await capacityLimited(ctx, section);
+	if (wanted('rate')) await rateLimited(ctx, section);
+	return [
+		'| Check | Measured | Target | Met |',
+		'|---|---:|---:|---|',
+		...section.checks.map(([what, measured, target, met]) => `| ${what} | ${measured} | ${target} | ${met ? 'yes' : '**no**'} |`),
+		'',
+		...section.lines,
+		'Traces of requests in service at the sandbox over time: [healthy](trace-healthy.svg), [capacity-limited](trace-capacity.svg), [rate-limited](trace-rate.svg).',
+	];
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: { rounds: { type: 'string', default: '3' }, jobs: { type: 'string', default: '10000' }, only: { type: 'string' } },
+	});
+	const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+	const { CountingCredentialsHelper } = await import('./lib/n8n');
+	let httpRequest: IVersionedNodeType | undefined;
+	try {
+		httpRequest = loadHttpRequestNode();
+	} catch (error) {
+		log(`HTTP Request node not available (${(error as Error).message}); its rows are skipped`);
+	}
+	const sandbox = await startSandboxProcess();
+	const plain = new PlainClient(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret);
+	try {
+		const total = Number(values.jobs);
+		const ids = await sandbox.insertJobs(total);
+		const ours = new CountingCredentialsHelper();
+		ours.set({ baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
+		const header = new CountingCredentialsHelper();
+		header.headerValue = `Bearer ${await plain.bearerToken()}`;
+		const lines = await concurrencyBench({ sandbox, ours, header, httpRequest, ids: ids.slice(0, 1000), total, rounds: Math.max(1, Number(values.rounds) || 3), log }, values.only?.split(','));
+		process.stdout.write(`${lines.join('\n')}\n`);
+	} finally {
+		plain.close();
+		await sandbox.close();
+	}
+}
+
+if (require.main === module) {
+	main().catch((error) => {
+		process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+		process.exit(1);
+	});
+}
