@@ -94,7 +94,8 @@ export function lineChartSvg(chart: Chart): string {
 
 /**
  * Requests in service at once over time, from each request's start and end (ms): a step series with a
- * point at every change, thinned to at most `maxPoints` by keeping each bucket's highest value.
+ * point at every change, thinned to at most about 2 × `maxPoints`: per slice of time its highest value, then
+ * the value it ends with (so that a level that drops inside a slice is not drawn across the gap after it).
  */
 export function inFlightSeries(spans: Array<[number, number]>, maxPoints = 600): Array<[number, number]> {
 	if (spans.length === 0) return [];
@@ -110,14 +111,25 @@ export function inFlightSeries(spans: Array<[number, number]>, maxPoints = 600):
 		points.push([at, level]);
 	}
 	const last = points[points.length - 1][0];
-	const bucket = Math.max(1, last / maxPoints);
+	const slice = Math.max(1, last / maxPoints);
 	const thinned: Array<[number, number]> = [];
+	let current: { slot: number; max: number; end: [number, number] } | undefined;
+	const flush = () => {
+		if (!current) return;
+		thinned.push([current.slot, current.max]);
+		if (current.end[1] !== current.max) thinned.push(current.end);
+	};
 	for (const [at, value] of points) {
-		const slot = Math.floor(at / bucket) * bucket;
-		const previous = thinned[thinned.length - 1];
-		if (previous && previous[0] === slot) previous[1] = Math.max(previous[1], value);
-		else thinned.push([slot, value]);
+		const slot = Math.floor(at / slice) * slice;
+		if (current && current.slot === slot) {
+			current.max = Math.max(current.max, value);
+			current.end = [at, value];
+		} else {
+			flush();
+			current = { slot, max: value, end: [at, value] };
+		}
 	}
+	flush();
 	thinned.push([last, 0]);
 	return thinned;
 }

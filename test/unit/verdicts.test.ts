@@ -3,11 +3,34 @@
  * (transport/retry.ts), from plain facts: no request is made.
  */
 import type { FailureFacts } from '../../nodes/FileTransferManager/transport/failure';
-import { header, parseJson, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
+import { header, loadSignalOf, parseJson, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
 import { retryAfterSeconds, retryDelayMs } from '../../nodes/FileTransferManager/transport/retry';
 import type { TokenFailureKind } from '../../nodes/FileTransferManager/transport/token';
 
 const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({ headers: {}, body: undefined, ...overrides });
+
+describe('loadSignalOf (what a failure tells Parallel Requests Auto)', () => {
+	it.each([429, 503, 504])('HTTP %i is a refusal: the service is overloaded', (status) => {
+		expect(loadSignalOf(facts({ status }))).toBe('refused');
+	});
+
+	it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'])('%s is a refusal: connections shed or timed out', (code) => {
+		expect(loadSignalOf(facts({ code }))).toBe('refused');
+		expect(loadSignalOf(facts({ timedOut: true }))).toBe('refused');
+	});
+
+	it.each([400, 404, 409, 422])('HTTP %i is a clean answer: the service answered', (status) => {
+		expect(loadSignalOf(facts({ status }))).toBe('clean');
+	});
+
+	it('a canceled attempt, a token failure, 500, 502 and an unknown network error say nothing about load', () => {
+		expect(loadSignalOf(facts({ canceled: true, timedOut: true }))).toBe('neutral');
+		expect(loadSignalOf(facts({ status: 503, token: { kind: 'unavailable', problem: 'x' } }))).toBe('neutral');
+		expect(loadSignalOf(facts({ status: 500 }))).toBe('neutral');
+		expect(loadSignalOf(facts({ status: 502 }))).toBe('neutral');
+		expect(loadSignalOf(facts({ code: 'EAI_AGAIN' }))).toBe('neutral');
+	});
+});
 
 describe('verdictOf', () => {
 	it.each([429, 503])('HTTP %i was not carried out: always safe to repeat', (status) => {

@@ -2,6 +2,7 @@
  * What a failed attempt tells about the request: the facts dug out of whatever n8n's request helper
  * threw, and the verdict on whether repeating it is safe.
  */
+import type { Answer } from './adaptive';
 import { BodyLimitError, readBody } from './body';
 import type { TokenFailure } from './token';
 
@@ -159,6 +160,25 @@ export async function failureFacts(
 		}
 	}
 	return facts;
+}
+
+/** Connection failures that a service shedding load causes (it closes or refuses connections). */
+const SHED_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE)$/;
+
+/**
+ * What a failed attempt says about the service's load, for Parallel Requests "Auto" (adaptive.ts): a 429,
+ * 503 or 504, a timeout or a shed connection is a refusal; an answer with another status is clean (the
+ * service answered); what says nothing about load (a canceled attempt, a token or TLS failure, a 500 or 502)
+ * is neutral.
+ */
+export function loadSignalOf(facts: FailureFacts): Answer {
+	if (facts.canceled || facts.token) return 'neutral';
+	if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {
+		return 'refused';
+	}
+	if (facts.status === 429 || facts.status === 503 || facts.status === 504) return 'refused';
+	if (facts.status === undefined || facts.status === 500 || facts.status === 502) return 'neutral';
+	return 'clean';
 }
 
 export function verdictOf(facts: FailureFacts): Verdict {

@@ -15,8 +15,7 @@ import { CREDENTIAL_TYPE } from './constants';
 import type { ErrorOptions } from './errors';
 import { ambiguousError, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
 import type { FailureFacts } from './failure';
-import { failureFacts, header, parseJson, TIMEOUT_CODES, TLS_CODES, verdictOf } from './failure';
-import type { Answer } from './adaptive';
+import { failureFacts, header, loadSignalOf, parseJson, TLS_CODES, verdictOf } from './failure';
 import { acquire, noteAccepted, noteLoad, notePause, release } from './limiter';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
@@ -160,26 +159,6 @@ async function attemptOnce(
 	}
 }
 
-/** Connection failures that a service shedding load causes (it closes or refuses connections). */
-const SHED_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE)$/;
-
-/**
- * What an attempt says about the service's load, for Parallel Requests "Auto": an answer is clean (even a
- * 4xx: the service answered), a 429, 503 or 504, a timeout or a shed connection is a refusal; what says
- * nothing about load (a canceled attempt, a token or TLS failure, a 500 or 502) is neutral.
- */
-function loadSignal(outcome: Attempt): Answer {
-	if (outcome.ok) return 'clean';
-	const facts = outcome.facts;
-	if (facts.canceled || facts.token) return 'neutral';
-	if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {
-		return 'refused';
-	}
-	if (facts.status === 429 || facts.status === 503 || facts.status === 504) return 'refused';
-	if (facts.status === undefined || facts.status === 500 || facts.status === 502) return 'neutral';
-	return 'clean';
-}
-
 /**
  * Sends one API request with the credential, repeating it only when that is safe: 429 and 503 always
  * (the server did not carry them out), other faults only for idempotent requests. 401 is handled by
@@ -259,7 +238,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		} finally {
 			release(limiter);
 		}
-		noteLoad(limiter, { answer: loadSignal(outcome), sentAt, answeredAt: Date.now(), inFlight });
+		noteLoad(limiter, { answer: outcome.ok ? 'clean' : loadSignalOf(outcome.facts), sentAt, answeredAt: Date.now(), inFlight });
 		const refusedStatus = !outcome.ok && (outcome.facts.status === 429 || outcome.facts.status === 503);
 		if (!accepted && !refusedStatus && (outcome.ok || outcome.facts.status !== undefined)) noteAccepted(limiter);
 		let facts: FailureFacts;
