@@ -4,25 +4,17 @@
  * example polls every minute; here it polls four times a minute (withFastPolling), everything else as shipped,
  * so that the three polls the test needs take a minute rather than three.
  */
-import * as fs from 'node:fs';
-import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
+import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
 import {
-	ensureCredential,
-	ensureOwner,
 	ensureWorkflow,
-	generatePassword,
-	publicApi,
 	randomId,
 	sleep,
-	startN8n,
-	tempDir,
 	withCredential,
-	type N8nServer,
 	type PublicApiClient,
 	type RunResult,
 } from '../../scripts/n8n/lib';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, readExample, until } from './helpers/examples';
-import { prepareUserFolder } from './helpers/userFolder';
+import { useN8nStack } from './helpers/stack';
 import { withFastPolling } from './helpers/workflows';
 
 const MINUTE = 60 * 1000;
@@ -47,9 +39,7 @@ interface Seen {
 	message: Record<string, unknown> | undefined;
 }
 
-let workDir: string;
 let sandbox: Sandbox;
-let n8n: N8nServer | undefined;
 let api: PublicApiClient;
 let credential: { id: string; name: string };
 let failedBeforeActivation: string;
@@ -87,28 +77,18 @@ function seenItems(all: Execution[]): Seen[] {
 	return seen;
 }
 
-beforeAll(async () => {
-	workDir = tempDir('ftm-alert-e2e-');
-	const userFolder = await prepareUserFolder(workDir);
-	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 200 });
-	failedBeforeActivation = failJob('Alert e2e: failed before activation', ['Failed before the workflow was activated.']);
-
-	n8n = await startN8n({ userFolder });
-	const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'Alert', lastName: 'Owner' };
-	const { client: rest } = await ensureOwner(n8n.url, owner);
-	api = await publicApi(rest, 'alert e2e');
-	credential = await ensureCredential(api, EXAMPLE_CREDENTIAL_NAME, {
-		baseUrl: sandbox.baseUrl,
-		clientId: CLIENT_ID,
-		clientSecret: CLIENT_SECRET,
-	});
-}, 30 * MINUTE);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await sandbox?.close();
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-}, 2 * MINUTE);
+const stack = useN8nStack({
+	name: 'alert e2e',
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
+	credentialName: EXAMPLE_CREDENTIAL_NAME,
+	sandbox: { speed: 200 },
+	beforeN8n: (started) => {
+		sandbox = started;
+		failedBeforeActivation = failJob('Alert e2e: failed before activation', ['Failed before the workflow was activated.']);
+	},
+});
+beforeAll(() => ({ api, credential } = stack));
 
 describe('example 2: alert on failed or stuck jobs, activated in n8n', () => {
 	test('n8n polls the trigger: nothing at activation, then one item per failed job, none twice, errors attached', async () => {

@@ -11,27 +11,19 @@
  * `Retry-After: 20` twice, which the trigger's own retry (Max Retries 1, Max Wait Between Retries 1 s) uses up,
  * so the poll fails. Without the declared wait n8n 2.4x's back-off would be its curve (5 s after one error).
  */
-import * as fs from 'node:fs';
-import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { type Sandbox } from '../../sandbox/src';
 import {
 	CREDENTIAL_TYPE,
-	ensureCredential,
-	ensureOwner,
 	ensureWorkflow,
-	generatePassword,
-	publicApi,
 	randomId,
 	sleep,
-	startN8n,
-	tempDir,
-	type N8nServer,
 	type PublicApiClient,
 	type RunResult,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { until } from './helpers/examples';
-import { prepareUserFolder } from './helpers/userFolder';
+import { useN8nStack } from './helpers/stack';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -65,9 +57,7 @@ interface Execution {
 	data?: RunResult['data'];
 }
 
-let workDir: string;
 let sandbox: Sandbox;
-let n8n: N8nServer | undefined;
 let api: PublicApiClient;
 let credential: { id: string; name: string };
 
@@ -120,26 +110,16 @@ async function delivered(workflowId: string): Promise<string[]> {
 	return ids;
 }
 
-beforeAll(async () => {
-	workDir = tempDir('ftm-backoff-e2e-');
-	const userFolder = await prepareUserFolder(workDir);
-	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 200 });
-	n8n = await startN8n({ userFolder, extraEnv: DURABLE_ENV, logFile: `${workDir}/n8n.log` });
-	const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'Backoff', lastName: 'Owner' };
-	const { client: rest } = await ensureOwner(n8n.url, owner);
-	api = await publicApi(rest, 'backoff e2e');
-	credential = await ensureCredential(api, 'File Transfer Manager (back-off e2e)', {
-		baseUrl: sandbox.baseUrl,
-		clientId: CLIENT_ID,
-		clientSecret: CLIENT_SECRET,
-	});
-}, 30 * MINUTE);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await sandbox?.close();
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-}, 2 * MINUTE);
+const stack = useN8nStack({
+	name: 'backoff e2e',
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
+	credentialName: 'File Transfer Manager (back-off e2e)',
+	sandbox: { speed: 200 },
+	extraEnv: DURABLE_ENV,
+	logFile: 'n8n.log',
+});
+beforeAll(() => ({ sandbox, api, credential } = stack));
 
 describe(`a rate-limited poll in n8n ${N8N_VERSION}`, () => {
 	test(

@@ -13,26 +13,18 @@
  * save of its run data at cancel time overwrites that error (see the comments at the assertions). The node
  * cannot change either: that save happens in n8n, from data no node API reaches.
  */
-import * as fs from 'node:fs';
 import { parse as parseFlatted } from 'flatted';
-import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
+import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
 import {
-	ensureCredential,
-	ensureOwner,
 	ensureWorkflow,
-	generatePassword,
-	publicApi,
 	randomId,
 	sleep,
-	startN8n,
-	tempDir,
 	until,
-	type N8nServer,
 	type PublicApiClient,
 	type RestClient,
 } from '../../scripts/n8n/lib';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
-import { prepareUserFolder } from './helpers/userFolder';
+import { useN8nStack } from './helpers/stack';
 import { SLOW_CREATE_NODE, SLOW_CREATE_TRIGGER, runManually, slowCreateWorkflow } from './helpers/workflows';
 
 const MINUTE = 60 * 1000;
@@ -73,9 +65,7 @@ interface PublicExecution {
 	data?: RunData;
 }
 
-let workDir: string;
 let sandbox: Sandbox;
-let n8n: N8nServer | undefined;
 let rest: RestClient;
 let api: PublicApiClient;
 let credential: { id: string; name: string };
@@ -85,26 +75,14 @@ async function restExecution(id: string): Promise<{ execution: RestExecution; da
 	return { execution, data: parseFlatted(execution.data) as RunData };
 }
 
-beforeAll(async () => {
-	workDir = tempDir('ftm-e2e-stop-');
-	const userFolder = await prepareUserFolder(workDir);
-	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 1 });
-	n8n = await startN8n({ userFolder });
-	const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'Stop', lastName: 'Owner' };
-	({ client: rest } = await ensureOwner(n8n.url, owner));
-	api = await publicApi(rest, 'stop e2e');
-	credential = await ensureCredential(api, 'File Transfer Manager (stop e2e)', {
-		baseUrl: sandbox.baseUrl,
-		clientId: CLIENT_ID,
-		clientSecret: CLIENT_SECRET,
-	});
-}, 30 * MINUTE);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await sandbox?.close();
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-}, 2 * MINUTE);
+const stack = useN8nStack({
+	name: 'stop e2e',
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
+	credentialName: 'File Transfer Manager (stop e2e)',
+	sandbox: { speed: 1 },
+});
+beforeAll(() => ({ sandbox, rest, api, credential } = stack));
 
 test(`n8n ${N8N_VERSION}: stopping an execution during Wait for Completion`, async () => {
 	const t0 = Date.now();
