@@ -20,6 +20,7 @@ import { projectRoot } from './lib/env';
 import type { CountingCredentialsHelper } from './lib/n8n';
 import { httpRequestGetNode, loadHttpRequestNode, nodeTypesWith, runSingleNode } from './lib/n8n';
 import { PlainClient } from './lib/plain-client';
+import type { Chart } from './lib/plot';
 import { inFlightSeries, lineChartSvg } from './lib/plot';
 import type { SandboxProcess } from './lib/sandbox-process';
 import { startSandboxProcess } from './lib/sandbox-process';
@@ -132,9 +133,13 @@ function outcomeTable(outcomes: Outcome[], timeLabel: string): string[] {
 
 function writeTrace(file: string, title: string, outcomes: Outcome[], reference?: { label: string; value: number }): void {
 	const colors = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b'];
-	const end = Math.max(...outcomes.map((o) => Math.max(0, ...o.spans.map(([start, stop]) => stop - Math.min(...o.spans.map(([s]) => s))))));
-	const series = outcomes.map((o, i) => ({ label: o.label, points: inFlightSeries(o.spans), color: colors[i % colors.length] }));
-	if (reference) series.push({ label: reference.label, points: [[0, reference.value], [end, reference.value]], color: '#777', dashed: true } as never);
+	const length = (o: Outcome) => {
+		const origin = Math.min(...o.spans.map(([start]) => start));
+		return Math.max(0, ...o.spans.map(([, stop]) => stop - origin));
+	};
+	const end = Math.max(...outcomes.map(length));
+	const series: Chart['series'] = outcomes.map((o, i) => ({ label: o.label, points: inFlightSeries(o.spans), color: colors[i % colors.length] }));
+	if (reference) series.push({ label: reference.label, points: [[0, reference.value], [end, reference.value]], color: '#777', dashed: true });
 	fs.writeFileSync(
 		path.join(projectRoot, 'bench', file),
 		lineChartSvg({ title, xLabel: 'ms from the first request', yLabel: 'requests in service at the sandbox', series }),
