@@ -99,7 +99,7 @@ const REPLACEMENTS_KEPT = 100;
  * and never gets this one.
  */
 const fresh = new Map<string, { accessToken: string; at: number }>();
-const FRESH_KEPT_MS = 10_000;
+export const FRESH_KEPT_MS = 10_000;
 
 /**
  * Forgets the tokens kept for callers without one, as a new process starts: a new credential store (the
