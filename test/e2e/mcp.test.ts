@@ -24,27 +24,20 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
+import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
 import {
-	ensureCredential,
-	ensureOwner,
 	ensureWorkflow,
-	generatePassword,
 	mcpServerUrls,
-	publicApi,
 	randomId,
 	sleep,
-	startN8n,
 	until,
-	tempDir,
 	withCredential,
-	type N8nServer,
 	type RestClient,
 } from '../../scripts/n8n/lib';
 import type { Job } from '../../nodes/FileTransferManager/api/types';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, readExample } from './helpers/examples';
-import { prepareUserFolder } from './helpers/userFolder';
+import { useN8nStack } from './helpers/stack';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'mcp-e2e-client';
@@ -77,9 +70,7 @@ interface ListedTool {
 	>;
 }
 
-let workDir: string;
 let sandbox: Sandbox;
-let n8n: N8nServer | undefined;
 let client: Client | undefined;
 let rest: RestClient;
 let mcpUrl: string;
@@ -166,20 +157,19 @@ function fixtureOf(listed: ListedTool[]): unknown {
 		});
 }
 
+const t0 = Date.now();
+const stack = useN8nStack({
+	name: 'mcp e2e',
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
+	credentialName: EXAMPLE_CREDENTIAL_NAME,
+	sandbox: { speed: SANDBOX_SPEED },
+	logFile: 'n8n.log',
+});
+
 beforeAll(async () => {
-	const t0 = Date.now();
-	workDir = tempDir('ftm-mcp-e2e-');
-	const userFolder = await prepareUserFolder(workDir);
-	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: SANDBOX_SPEED });
-	n8n = await startN8n({ userFolder, logFile: path.join(workDir, 'n8n.log') });
-	const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'Mcp', lastName: 'Owner' };
-	({ client: rest } = await ensureOwner(n8n.url, owner));
-	const api = await publicApi(rest, 'mcp e2e');
-	const credential = await ensureCredential(api, EXAMPLE_CREDENTIAL_NAME, {
-		baseUrl: sandbox.baseUrl,
-		clientId: CLIENT_ID,
-		clientSecret: CLIENT_SECRET,
-	});
+	({ sandbox, rest } = stack);
+	const { n8n, api, credential } = stack;
 	const example = readExample(EXAMPLE_FILES.mcpAssistant);
 	// As npm start: the example is saved active, and activated on import.
 	expect(example.active).toBe(true);
@@ -205,9 +195,6 @@ afterAll(async () => {
 		say(`bytes per call of ${name}: ${sizes.join(', ')}`);
 	}
 	await client?.close().catch(() => undefined);
-	await n8n?.stop().catch(() => undefined);
-	await sandbox?.close().catch(() => undefined);
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 }, 2 * MINUTE);
 
 describe('example 5: the MCP Server Trigger offers the File Transfer Manager tools', () => {
@@ -345,14 +332,14 @@ describe('an agent copies files: list_storages → create_dry_run → get_job �
 		say(`create_dry_run: ${String(dryRunItem.status)}`);
 		expect(dryRunId).toMatch(UUID);
 		expect(sandbox.state.jobs().length).toBe(jobsAtStart + 1);
-		expect(sandbox.state.job(dryRunId)?.attributes).toMatchObject({
-			name: 'MCP archive reports',
-			dryRun: true,
+		// The settings the dry run was asked for, which the real run repeats.
+		const settings = {
 			transferType: 'copy',
 			conflictHandling: 'skip',
 			source: { id: FILES, path: '/reports' },
 			target: { id: ARCHIVE, path: '/mcp/reports' },
-		});
+		};
+		expect(sandbox.state.job(dryRunId)?.attributes).toMatchObject({ name: 'MCP archive reports', dryRun: true, ...settings });
 
 		// 3. get_job until the dry run ends; 4. its estimated cost, read from the output.
 		const dryRunEnd = await getJobUntilEnded(dryRunId);
@@ -378,14 +365,7 @@ describe('an agent copies files: list_storages → create_dry_run → get_job �
 		});
 		expect(sandbox.state.jobs().length).toBe(jobsAtStart + 2);
 		const run: Job = sandbox.state.job(runId)!;
-		expect(run.attributes).toMatchObject({
-			name: 'MCP archive reports (run)',
-			dryRun: false,
-			transferType: 'copy',
-			conflictHandling: 'skip',
-			source: { id: FILES, path: '/reports' },
-			target: { id: ARCHIVE, path: '/mcp/reports' },
-		});
+		expect(run.attributes).toMatchObject({ name: 'MCP archive reports (run)', dryRun: false, ...settings });
 
 		// 6. get_job of the run until it ends: the files are on the target's disk.
 		const runEnd = await getJobUntilEnded(runId);
