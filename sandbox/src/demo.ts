@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Job, JobAttributes, JobStats } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobAttributes } from '../../nodes/FileTransferManager/api/types';
 import type { DemoIds } from './api';
 import type { StorageRecord, Store } from './store';
 import { writeFileDeep } from './storage-fs';
-import { md5Hex, s3Etag, seededRandom } from './util';
+import { emptyStats, md5Hex, s3Etag, seededRandom } from './util';
 
 /** Fixed ids of the demo data, so that docs and examples can name them. */
 export const DEMO_IDS: DemoIds & { jobIds: { copied: string; failedSync: string; dryRun: string } } = {
@@ -83,19 +83,6 @@ function demoFiles(seed: number): Record<'files' | 'archive' | 'bucket', Record<
 		},
 	};
 }
-
-const emptyStats = (): JobStats => ({
-	startedAt: null,
-	finishedAt: null,
-	estimatedDuration: null,
-	estimatedCost: null,
-	estimatedFinishedAt: null,
-	scannedFilesCount: 0,
-	filesCount: 0,
-	filesSize: 0,
-	transferredCount: 0,
-	transferredSize: 0,
-});
 
 /** Attributes of a job as the sandbox creates it, before the caller's values are laid over. */
 export function defaultJobAttributes(accountId: string, storages: { source: StorageRecord; target: StorageRecord }): JobAttributes {

@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 
+import type { JobStats } from '../../nodes/FileTransferManager/api/types';
+
 export const uuid = (): string => randomUUID();
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -52,3 +54,20 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const clone = <T>(value: T): T => structuredClone(value);
+
+/** A job's full stats object, nulls and zeros as the API sends for a new job; `over` sets some of them. */
+export function emptyStats(over: Partial<JobStats> = {}): JobStats {
+	return {
+		startedAt: null,
+		finishedAt: null,
+		estimatedDuration: null,
+		estimatedCost: null,
+		estimatedFinishedAt: null,
+		scannedFilesCount: 0,
+		filesCount: 0,
+		filesSize: 0,
+		transferredCount: 0,
+		transferredSize: 0,
+		...over,
+	};
+}

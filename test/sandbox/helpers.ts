@@ -208,7 +208,7 @@ export function expectJsonApi(res: Res, status: number): void {
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Full stats object with nulls and zeros, for control.insertJobs. */
-export { emptyStats } from '../harness/jobStats';
+export { emptyStats } from '../../sandbox/src/util';
 
 export type JobInput = Omit<Partial<JobCreateAttributes>, 'source' | 'target'> & {
 	source?: Partial<JobCreateAttributes['source']> & Record<string, unknown>;

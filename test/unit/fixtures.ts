@@ -5,7 +5,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import type { Job, JobAttributes, JobStats } from '../../nodes/FileTransferManager/api/types';
-import { emptyStats } from '../harness/jobStats';
+import { emptyStats } from '../../sandbox/src/util';
 
 export const NODE: INode = {
 	id: 'unit-node',
