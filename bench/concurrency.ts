@@ -16,12 +16,14 @@ import type { INode, INodeExecutionData, IVersionedNodeType } from 'n8n-workflow
 
 import type { NetworkSettings, RequestRecord } from '../sandbox/src/api';
 import { runNode } from '../test/harness/engine';
+import { sleep } from '../scripts/n8n/lib';
 import { projectRoot } from './lib/env';
 import type { CountingCredentialsHelper } from './lib/n8n';
 import { httpRequestGetNode, loadHttpRequestNode, nodeTypesWith, runSingleNode } from './lib/n8n';
 import { PlainClient } from './lib/plain-client';
 import type { Chart } from './lib/plot';
 import { inFlightSeries, lineChartSvg } from './lib/plot';
+import { median, ms } from './lib/figures';
 import type { SandboxProcess } from './lib/sandbox-process';
 import { startSandboxProcess } from './lib/sandbox-process';
 import { httpNodeReturnAll, oursReturnAll, recordsInPages } from './lib/workloads';
@@ -59,14 +61,7 @@ export interface ConcurrencyContext {
 	log: (line: string) => void;
 }
 
-const ms = (value: number) => `${Math.round(value)} ms`;
 const x = (value: number) => `${value.toFixed(2)}×`;
-const median = (values: number[]) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const sleep = (wait: number) => new Promise((resolve) => setTimeout(resolve, wait));
 
 function httpJobGetNode(baseUrl: string, batch?: { batchSize: number; batchInterval: number }): INode {
 	const node = httpRequestGetNode(baseUrl);
@@ -107,7 +102,8 @@ async function measure(ctx: ConcurrencyContext, variant: Variant): Promise<Outco
 	const took = performance.now() - start;
 	const gets = (await ctx.sandbox.requests()).filter((r: RequestRecord) => r.route === '/jobs/{id}');
 	const spans = gets.map((r): [number, number] => [r.at, r.doneAt ?? r.at]);
-	const series = inFlightSeries(spans, 100_000);
+	// Thinning keeps each slice's highest value, so the peak survives it.
+	const series = inFlightSeries(spans);
 	return {
 		label: variant.label,
 		ms: took,

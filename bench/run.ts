@@ -31,6 +31,7 @@ import { profile, type ProfileSummary } from './lib/profile';
 import { countRequests, startSandboxProcess, type SandboxProcess } from './lib/sandbox-process';
 import { httpNodeJobGet, httpNodeReturnAll, oursJobGet, oursReturnAll, recordsInPages } from './lib/workloads';
 import { helperOnlyJobGet } from './lib/helper-node';
+import { median, ms } from './lib/figures';
 import { concurrencyBench } from './concurrency';
 
 const { values: flags } = parseArgs({
@@ -64,14 +65,8 @@ const rows: Row[] = [];
 const notes: string[] = [];
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const ms = (value: number) => `${value.toFixed(0)} ms`;
 const mb = (value: number) => `${value.toFixed(0)} MB`;
 const ratio = (ours: number, baseline: number) => (baseline > 0 ? `${(ours / baseline).toFixed(2)}×` : 'n/a');
-const median = (values: number[]) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 function add(metric: string, ours: number, baseline: number, format: (v: number) => string, against: string): void {
 	rows.push({ metric, ours: format(ours), baseline: format(baseline), ratio: ratio(ours, baseline), against });
