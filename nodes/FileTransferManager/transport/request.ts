@@ -219,6 +219,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		const inFlight = limiter.active;
 		let outcome: Attempt;
 		let accepted = false;
+		let refusalNoted = false;
 		const hooks: AttemptHooks = {
 			answered: () => {
 				accepted = true;
@@ -228,6 +229,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 			// on a busy machine that read can come after many more requests went out into the same refusal.
 			failedWith: (status, headers) => {
 				if (status !== 429 && status !== 503) return;
+				refusalNoted = true;
 				const after = retryAfterSeconds(header(headers, 'retry-after'));
 				noteLoad(limiter, { answer: 'refused', sentAt, answeredAt: Date.now(), inFlight });
 				if (after !== undefined) notePause(limiter, retryDelayMs(attempt, settings, after));
@@ -238,7 +240,9 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		} finally {
 			release(limiter);
 		}
-		noteLoad(limiter, { answer: outcome.ok ? 'clean' : loadSignalOf(outcome.facts), sentAt, answeredAt: Date.now(), inFlight });
+		if (!refusalNoted) {
+			noteLoad(limiter, { answer: outcome.ok ? 'clean' : loadSignalOf(outcome.facts), sentAt, answeredAt: Date.now(), inFlight });
+		}
 		const refusedStatus = !outcome.ok && (outcome.facts.status === 429 || outcome.facts.status === 503);
 		if (!accepted && !refusedStatus && (outcome.ok || outcome.facts.status !== undefined)) noteAccepted(limiter);
 		let facts: FailureFacts;
@@ -311,8 +315,9 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		}
 		const retryAfterHeader = facts.token ? facts.token.retryAfter : header(facts.headers, 'retry-after');
 		const after = verdict === 'not-carried-out' ? retryAfterSeconds(retryAfterHeader) : undefined;
-		// The service asked for a pause: every request of this node keeps it, not only this one.
-		if (after !== undefined) notePause(limiter, retryDelayMs(attempt, settings, after));
+		// The service asked for a pause: every request of this node keeps it, not only this one (set already when
+		// the answer's headers came in, except for the token request's).
+		if (after !== undefined && !refusalNoted) notePause(limiter, retryDelayMs(attempt, settings, after));
 		if (policyRepeats) {
 			await pause(retryDelayMs(attempt, settings, after), cancel);
 			if (verdict === 'ambiguous') ambiguousEarlier = true;
