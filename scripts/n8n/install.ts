@@ -26,6 +26,7 @@ export interface InstallMarker {
 	nodeVersion: string;
 	overrides: Record<string, string>;
 	installedAt: string;
+	/** sqlite3Build: what remained of the sqlite3 build (it runs beside npm install) once npm install ended. */
 	seconds: { npmInstall: number; sqlite3Build: number; total: number };
 	bytes: number;
 }
@@ -158,6 +159,61 @@ function formatBytes(bytes: number): string {
 	return Number.isFinite(bytes) ? `${(bytes / 1e9).toFixed(2)} GB` : 'unknown size';
 }
 
+/** The sqlite3 version an n8n version depends on (exact in every n8n so far), from npm's data; undefined if unknown. */
+function sqlite3VersionOf(version: string, env: NodeJS.ProcessEnv): string | undefined {
+	try {
+		const out = execFileSync('npm', ['view', `n8n@${version}`, 'dependencies.sqlite3', '--prefer-offline'], {
+			encoding: 'utf8',
+			env,
+			timeout: 60000,
+		}).trim();
+		return /^\d+\.\d+\.\d+$/.test(out) ? out : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Builds sqlite3 `sqliteVersion` for `runtime` once into `.n8n-cache/sqlite3-<version>-node-<node>/` (its own
+ * `npm install --ignore-scripts`, then node-gyp) and returns that folder's `build/`. It runs while n8n's
+ * `npm install` unpacks (the install is mostly disk, the build is one core), and every n8n version with the
+ * same sqlite3 reuses it.
+ */
+async function sqlite3Build(sqliteVersion: string, runtime: NodeRuntime, env: NodeJS.ProcessEnv, log: Log, logFile: string): Promise<string> {
+	const finalDir = path.join(cacheRoot, `sqlite3-${sqliteVersion}-node-${runtime.version}`);
+	const built = (dir: string) => path.join(dir, 'node_modules', 'sqlite3', 'build');
+	if (fs.existsSync(path.join(built(finalDir), 'Release', 'node_sqlite3.node'))) return built(finalDir);
+	const tmpDir = path.join(cacheRoot, `.tmp-sqlite3-${sqliteVersion}-${process.pid}`);
+	fs.rmSync(tmpDir, { recursive: true, force: true });
+	fs.mkdirSync(tmpDir, { recursive: true });
+	fs.writeFileSync(path.join(tmpDir, 'package.json'), JSON.stringify({ name: 'sqlite3-build', private: true }));
+	try {
+		await run('npm', ['install', `sqlite3@${sqliteVersion}`, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'], {
+			cwd: tmpDir,
+			env,
+			log,
+			label: `npm install sqlite3@${sqliteVersion}`,
+			logFile,
+		});
+		const sqliteDir = path.join(tmpDir, 'node_modules', 'sqlite3');
+		log(`building sqlite3 ${sqliteVersion} for Node ${runtime.version} beside the install (about 100 s)`);
+		await run(runtime.bin, [findNodeGyp(tmpDir), 'rebuild', `--nodedir=${runtime.dir}`, '--jobs=max'], {
+			cwd: sqliteDir,
+			env,
+			log,
+			label: 'node-gyp rebuild sqlite3',
+			logFile,
+		});
+		execFileSync(runtime.bin, ['-e', `require(${JSON.stringify(sqliteDir)})`], { stdio: 'inherit' });
+		fs.rmSync(finalDir, { recursive: true, force: true });
+		fs.renameSync(tmpDir, finalDir);
+		return built(finalDir);
+	} catch (error) {
+		fs.rmSync(tmpDir, { recursive: true, force: true });
+		throw error;
+	}
+}
+
 async function installInto(dir: string, runtime: NodeRuntime, version: string, log: Log): Promise<InstallMarker> {
 	const started = Date.now();
 	const logFile = path.join(cacheRoot, `install-${version}.log`);
@@ -179,7 +235,12 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 		npm_config_nodedir: runtime.dir,
 		npm_config_update_notifier: 'false',
 	};
-	log(`npm install n8n@${version} --ignore-scripts into ${dir} (3-4 minutes, about 2.2 GB)`);
+	// sqlite3's native part builds beside n8n's npm install (n8n pins sqlite3 exactly); the result is copied
+	// in afterwards. A failed build here is reported once the install is done.
+	const sqliteVersion = sqlite3VersionOf(version, env);
+	const sqliteBuilding = sqliteVersion ? sqlite3Build(sqliteVersion, runtime, env, log, logFile) : undefined;
+	sqliteBuilding?.catch(() => undefined); // awaited below
+	log(`npm install n8n@${version} --ignore-scripts into ${dir} (2-3 minutes, about 2.2 GB)`);
 	// Scripts off: one optional native module downloads sources from outside the registry at build time.
 	// --prefer-offline: the package data npm's cache holds is used without asking the registry again (what it
 	// lacks is still fetched): with a warm cache, resolving n8n's 1,500 packages takes seconds, not minutes.
@@ -198,14 +259,19 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 
 	const sqliteDir = path.join(dir, 'node_modules', 'sqlite3');
 	if (!fs.existsSync(sqliteDir)) throw new Error(`sqlite3 missing after npm install: ${sqliteDir}`);
-	log(`building sqlite3 for Node ${runtime.version} (about 70 s)`);
-	await run(runtime.bin, [findNodeGyp(dir), 'rebuild', `--nodedir=${runtime.dir}`, '--jobs=max'], {
-		cwd: sqliteDir,
-		env,
-		log,
-		label: 'node-gyp rebuild sqlite3',
-		logFile,
-	});
+	const installedSqlite = (JSON.parse(fs.readFileSync(path.join(sqliteDir, 'package.json'), 'utf8')) as { version: string }).version;
+	if (sqliteBuilding && installedSqlite === sqliteVersion) {
+		fs.cpSync(await sqliteBuilding, path.join(sqliteDir, 'build'), { recursive: true });
+	} else {
+		log(`building sqlite3 ${installedSqlite} for Node ${runtime.version} (about 100 s)`);
+		await run(runtime.bin, [findNodeGyp(dir), 'rebuild', `--nodedir=${runtime.dir}`, '--jobs=max'], {
+			cwd: sqliteDir,
+			env,
+			log,
+			label: 'node-gyp rebuild sqlite3',
+			logFile,
+		});
+	}
 	if (!fs.existsSync(sqliteBinary(dir))) throw new Error(`sqlite3 build produced no ${sqliteBinary(dir)}`);
 	execFileSync(runtime.bin, ['-e', `require(${JSON.stringify(sqliteDir)})`], { stdio: 'inherit' });
 	const buildDone = Date.now();
