@@ -1,7 +1,7 @@
 /**
  * What the queue-mode suites share (test/queue/*.test.ts): a run (its data folder, the packed package and an
  * in-process sandbox), the stacks it starts, and the crash loop both the default and the durable-cursor
- * suites drive. Each suite file is one jest worker, so the two run side by side with a sandbox, a data
+ * suites drive. Each suite file is one jest worker, so the three run side by side with a sandbox, a data
  * folder and a figures file each.
  */
 import * as fs from 'node:fs';
