@@ -2,13 +2,13 @@
  * `npm test`: every check and every test layer, as CI runs them (`.ci/run`), with the time of each stage
  * printed at the end.
  *
- * Two lanes side by side on the two cores, then the layers that run n8n, one after the other:
- * - checks and tests: typecheck → lint → lint:links → lint:dead → release:check (packs, so builds dist/) →
- *   unit → integration;
- * - n8n:install (from npm's cache when it has the packages);
- * - then e2e, then queue. Each starts many n8n processes; side by side (measured in clean-clone runs of
- *   2026-11-26) they overloaded two cores: n8n's 5 s database ping timed out and n8n answered "Database is
- *   not ready" for seconds, its Postgres pool timed out connecting, and the runs failed or took longer.
+ * Side by side on the two cores, each stage as soon as what it needs is there:
+ * - checks, then tests: typecheck → lint → lint:links → lint:dead → release:check (packs, so builds dist/) →
+ *   unit → integration (six jest workers: its tests mostly wait on timers and sockets) → e2e;
+ * - n8n:install (from npm's cache when it has the packages), beside the checks;
+ * - queue, once n8n is installed and dist/ built: its three suites mostly wait for polls and for main to
+ *   restart, so they run beside integration and e2e. Its n8n processes allow a slow database ping
+ *   (DB_PING_TIMEOUT_MS in test/queue/suite.ts): with every core busy, n8n's 5 s default timed out.
  * A failed stage fails the run; the stages that do not depend on it still run, so that one run shows every
  * failure.
  *
@@ -110,21 +110,33 @@ async function main(): Promise<void> {
 		{ name: 'lint-dead', command: ['run', 'lint:dead'] },
 		{ name: 'release-check', command: ['run', 'release:check'] },
 	]);
+	const skip = (...names: string[]) => {
+		for (const name of names) outcomes.push({ name, startedAt: Date.now(), seconds: 0, result: 'skipped' });
+	};
+	const queue = (async () => {
+		if (!(await checks) || !(await install)) {
+			skip('queue');
+			return false;
+		}
+		return run({ name: 'queue', command: ['run', 'test:queue'], env: { FTM_QUEUE_BUILT: '1' } });
+	})();
 	const tests = (async () => {
-		if (!(await checks)) return false;
+		if (!(await checks)) {
+			skip('unit', 'integration', 'e2e');
+			return false;
+		}
 		const early = await lane([
 			{ name: 'unit', command: ['run', 'test:unit', '--', '--ci'] },
 			{ name: 'integration', command: ['run', 'test:integration', '--', '--ci'] },
 		]);
 		if (!(await install)) {
-			for (const name of ['e2e', 'queue']) outcomes.push({ name, startedAt: Date.now(), seconds: 0, result: 'skipped' });
+			skip('e2e');
 			return false;
 		}
-		const e2e = await run({ name: 'e2e', command: ['run', 'test:e2e'], env: { FTM_PACKAGE_BUILT: '1' } });
-		const queue = await run({ name: 'queue', command: ['run', 'test:queue'], env: { FTM_QUEUE_BUILT: '1' } });
-		return early && e2e && queue;
+		const e2e = await run({ name: 'e2e', command: ['run', 'test:e2e', '--', '--ci'], env: { FTM_PACKAGE_BUILT: '1' } });
+		return early && e2e;
 	})();
-	const results = await Promise.all([install, checks, tests]);
+	const results = await Promise.all([install, checks, tests, queue]);
 	process.stdout.write(`\n${table()}\n`);
 	process.exitCode = results.every(Boolean) ? 0 : 1;
 }
