@@ -1,27 +1,27 @@
 /**
- * End-to-end: API › Check Compatibility run in real n8n (headless: `n8n import:workflow` + `n8n execute`, the
- * packed package installed as users install it) against two sandboxes: one that keeps to the contract, and one
- * started with two deviation modes (a smaller stated page maximum, and a job filter it ignores). The report
+ * End-to-end: API › Check Compatibility run in real n8n (one running n8n, useN8nStack: the packed package
+ * installed as users install it, the workflow created through the public API and run as from the editor)
+ * against two sandboxes: one that keeps to the contract (the stack's), and one started with two deviation
+ * modes (a smaller stated page maximum, and a job filter it ignores). The report
  * must pass every check against the first, and against the second fail exactly the checks of those two
  * deviations, saying what the sandbox was told to do. One workflow holds a check node per sandbox, so both
  * reports come from one run. test/node/api/compatibility.test.ts covers every mode through n8n-core; this
  * suite proves the same report comes out of n8n itself, in each version of the matrix.
  */
-import * as fs from 'node:fs';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
-	importCredentials,
+	ensureCredential,
 	nodeOutput,
 	randomId,
-	runWorkflowHeadless,
-	tempDir,
+	type CredentialRef,
 	type RunResult,
 	type WorkflowJson,
 } from '../../scripts/n8n/lib';
 import { sandboxApiVersion } from './helpers/sandboxApi';
-import { prepareUserFolder } from './helpers/userFolder';
+import { useN8nStack } from './helpers/stack';
+import { runToSuccess } from './helpers/workflows';
 import { CHECKS } from '../../nodes/FileTransferManager/actions/api/checkCompatibility.operation';
 
 const MINUTE = 60 * 1000;
@@ -41,13 +41,18 @@ interface CheckItem {
 
 interface Target {
 	sandbox: Sandbox;
-	credential: { id: string; name: string };
+	credential: CredentialRef;
 	/** The Check Compatibility node that uses it. */
 	node: string;
 }
 
-let workDir: string;
-let userFolder: string;
+const stack = useN8nStack({
+	name: 'compat e2e',
+	clientId: `compat-e2e-${randomId()}`,
+	clientSecret: `secret-${randomId()}`,
+	credentialName: 'File Transfer Manager (contract)',
+	sandbox: { speed: 1000 },
+});
 let contract: Target;
 let deviating: Target;
 /** The one run of both checks, and the contract sandbox's jobs before it. */
@@ -59,7 +64,7 @@ const reportOf = (target: Target) => nodeOutput(run, target.node) as unknown as 
 
 const uuid = (n: number) => `c0c0c0c0-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-/** One Check Compatibility node per target, both after the trigger: one import and one execute for both. */
+/** One Check Compatibility node per target, both after the trigger: one run for both. */
 function checkWorkflow(targets: Target[]): WorkflowJson {
 	return {
 		name: 'e2e: Check Compatibility',
@@ -80,41 +85,30 @@ function checkWorkflow(targets: Target[]): WorkflowJson {
 	};
 }
 
+/** A sandbox of its own, started with `deviations`, and a credential for it. */
 async function target(name: string, deviations: string[]): Promise<Target> {
 	const clientId = `compat-e2e-${randomId()}`;
 	const sandbox = await startSandbox({ port: 0, clientId, clientSecret: `secret-${randomId()}`, speed: 1000, deviations });
-	return { sandbox, credential: { id: randomId(), name: `File Transfer Manager (${name})` }, node: `Check ${name}` };
+	const credential = await ensureCredential(stack.api, `File Transfer Manager (${name})`, {
+		baseUrl: sandbox.baseUrl,
+		clientId: sandbox.clientId,
+		clientSecret: sandbox.clientSecret,
+	});
+	return { sandbox, credential, node: `Check ${name}` };
 }
 
 beforeAll(async () => {
-	workDir = tempDir('ftm-e2e-compat-');
-	userFolder = await prepareUserFolder(workDir);
-	contract = await target('contract', []);
+	contract = { sandbox: stack.sandbox, credential: stack.credential, node: 'Check contract' };
 	deviating = await target('deviating', DEVIATIONS);
-	await importCredentials(
-		[contract, deviating].map(({ sandbox, credential }) => ({
-			...credential,
-			type: CREDENTIAL_TYPE,
-			data: { baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-		})),
-		{ userFolder },
-	);
 
 	contractJobsBefore = JSON.stringify(contract.sandbox.state.jobs());
 	contract.sandbox.requests.clear();
 	deviating.sandbox.requests.clear();
-	const result = await runWorkflowHeadless(checkWorkflow([contract, deviating]), { userFolder });
-	if (!result.ok || !result.run) {
-		throw new Error(`n8n execute failed (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
-	}
-	process.stderr.write(`[check-compatibility e2e] import ${result.seconds.import} s, execute ${result.seconds.execute} s\n`);
-	run = result.run;
-}, 30 * MINUTE);
+	run = await runToSuccess(stack, checkWorkflow([contract, deviating]));
+}, 10 * MINUTE);
 
 afterAll(async () => {
-	await contract?.sandbox.close();
 	await deviating?.sandbox.close();
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 }, MINUTE);
 
 /** A check as one line, for a failure message. */

@@ -1,27 +1,21 @@
 /**
  * End-to-end: n8n's own HTTP Request node with this credential ("Predefined Credential Type"), in real n8n
- * (FTM_N8N_VERSION, default the pinned one), run headless. A URL on the Base URL's origin works and gets the
+ * (FTM_N8N_VERSION, default the pinned one): one running n8n (useN8nStack), in which each workflow is
+ * created through the public API and run as from the editor. A URL on the Base URL's origin works and gets the
  * token; a URL on another port is refused with our message naming both origins, and that server receives
  * nothing at all (not even a connection); a redirect from the Base URL to another port is followed without
  * the token. The HTTP Request node sends through n8n-core's legacy requestWithAuthentication, which calls the
  * credential's authenticate with the options' `uri`. The Base URL is a recording pass-through in front of the
- * sandbox, which answers one path with that redirect.
+ * sandbox, which answers one path with that redirect; the credential naming it is created through the public
+ * API once the pass-through runs (the stack's own credential, on the sandbox itself, is not used).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { startSandbox, type Sandbox } from '../../sandbox/src';
-import {
-	CREDENTIAL_TYPE,
-	importCredentials,
-	nodeOutput,
-	randomId,
-	runWorkflowHeadless,
-	tempDir,
-	type HeadlessResult,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
-import { prepareUserFolder } from './helpers/userFolder';
+import type { Sandbox } from '../../sandbox/src';
+import { CREDENTIAL_TYPE, ensureCredential, nodeOutput, randomId, type CredentialRef, type WorkflowJson } from '../../scripts/n8n/lib';
+import { useN8nStack } from './helpers/stack';
+import { runOnServer, runToSuccess } from './helpers/workflows';
 import { N8N_VERSION, n8nInstallDir } from '../../scripts/n8n/paths';
 import { startRecordingProxy, type RecordingProxy } from '../credential/proxy';
 import { startRecordingServer, type RecordingServer } from '../credential/recorder';
@@ -31,13 +25,18 @@ const CLIENT_ID = 'e2e-origin-client';
 const CLIENT_SECRET = `e2e-origin-secret-${randomId()}`;
 const NODE_NAME = 'HTTP Request';
 
-let workDir: string;
-let userFolder: string;
+const stack = useN8nStack({
+	name: 'origin e2e',
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
+	credentialName: 'File Transfer Manager (origin e2e, sandbox)',
+});
 let sandbox: Sandbox;
 let other: RecordingServer;
 let landing: RecordingServer;
 let baseUrl: RecordingProxy;
-const credential = { id: randomId(), name: 'File Transfer Manager (origin e2e)' };
+/** The credential whose Base URL is the recording proxy. */
+let credential: CredentialRef;
 
 /** The HTTP Request node version a user gets when adding the node in this n8n version (its defaultVersion). */
 function httpRequestNodeVersion(): number {
@@ -81,57 +80,48 @@ function httpRequestWorkflow(url: string, options: Record<string, unknown> = {})
 	};
 }
 
-function describeRun(result: HeadlessResult): string {
-	return `n8n execute (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`;
-}
-
 beforeAll(async () => {
-	workDir = tempDir('ftm-e2e-origin-');
-	userFolder = await prepareUserFolder(workDir);
-	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+	({ sandbox } = stack);
 	other = await startRecordingServer();
 	landing = await startRecordingServer();
 	baseUrl = await startRecordingProxy(sandbox.baseUrl, '', { '/elsewhere': `${landing.baseUrl}/landing` });
-	await importCredentials(
-		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: baseUrl.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],
-		{ userFolder },
-	);
-}, 30 * MINUTE);
+	credential = await ensureCredential(stack.api, 'File Transfer Manager (origin e2e)', {
+		baseUrl: baseUrl.baseUrl,
+		clientId: CLIENT_ID,
+		clientSecret: CLIENT_SECRET,
+	});
+}, 10 * MINUTE);
 
 afterAll(async () => {
 	await other?.close();
 	await landing?.close();
 	await baseUrl?.close();
-	await sandbox?.close();
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 }, MINUTE);
 
 describe(`n8n ${N8N_VERSION}: the HTTP Request node with the File Transfer Manager credential`, () => {
 	test('a URL on the Base URL\'s origin: the request is sent with the token the credential fetched', async () => {
 		sandbox.requests.clear();
-		const result = await runWorkflowHeadless(httpRequestWorkflow(`${baseUrl.baseUrl}/`), { userFolder });
-		if (!result.ok || !result.run) throw new Error(describeRun(result));
+		const run = await runToSuccess(stack, httpRequestWorkflow(`${baseUrl.baseUrl}/`));
 
 		const calls = sandbox.requests.all();
 		expect(calls.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /oauth/token 200', 'GET / 200']);
 		expect(calls[1].authorization).toMatch(/^Bearer \S{16,}$/);
-		const items = nodeOutput(result.run, NODE_NAME);
+		const items = nodeOutput(run, NODE_NAME);
 		expect(items).toHaveLength(1);
 		expect(items[0]).toEqual(expect.objectContaining({ jsonapi: { version: '1.1' } }));
 	}, 10 * MINUTE);
 
 	test('a URL on another port: refused with the message naming both origins; that server receives nothing', async () => {
 		sandbox.requests.clear();
-		const result = await runWorkflowHeadless(httpRequestWorkflow(`${other.baseUrl}/collect?from=n8n`), { userFolder });
-		expect(result.ok).toBe(false);
-		if (!result.run) throw new Error(describeRun(result));
+		const run = await runOnServer(stack, httpRequestWorkflow(`${other.baseUrl}/collect?from=n8n`));
+		expect(run.status).toBe('error');
 
-		const error = result.run.data.resultData.runData[NODE_NAME]?.[0]?.error;
+		const error = run.data.resultData.runData[NODE_NAME]?.[0]?.error;
 		expect(error?.message).toBe(
 			`This credential sends its token only to ${baseUrl.baseUrl}; the request goes to ${other.baseUrl}`,
 		);
 		expect(error?.description).toContain('Nothing was sent');
-		expect(result.run.data.resultData.error?.message).toBe(error?.message);
+		expect(run.data.resultData.error?.message).toBe(error?.message);
 		expect(other.connections()).toBe(0);
 		expect(other.requests).toEqual([]);
 		// The Base URL got token requests only (n8n's legacy helper renews the token once after any failure).
@@ -140,16 +130,15 @@ describe(`n8n ${N8N_VERSION}: the HTTP Request node with the File Transfer Manag
 
 	test('a redirect from the Base URL to another port, with "Send Credentials on Cross-Origin Redirect" on: followed without the token', async () => {
 		// The option exists from node version 4.4 (default off); up to 4.3, and in n8n 1.x, n8n sends credentials on.
-		const result = await runWorkflowHeadless(
+		const run = await runToSuccess(
+			stack,
 			httpRequestWorkflow(`${baseUrl.baseUrl}/elsewhere`, { sendCredentialsOnCrossOriginRedirect: true }),
-			{ userFolder },
 		);
-		if (!result.ok || !result.run) throw new Error(describeRun(result));
 
 		expect(baseUrl.requests.filter((r) => r.url === '/elsewhere').map((r) => r.headers.authorization)).toEqual([
 			expect.stringMatching(/^Bearer \S{16,}$/),
 		]);
 		expect(landing.requests).toEqual([{ method: 'GET', url: '/landing', authorization: undefined }]);
-		expect(nodeOutput(result.run, NODE_NAME)).toEqual([{ reached: true }]);
+		expect(nodeOutput(run, NODE_NAME)).toEqual([{ reached: true }]);
 	}, 10 * MINUTE);
 });

@@ -2,22 +2,13 @@
  * End-to-end: On Error "Continue (using error output)" in real n8n. Three job IDs (one of a
  * demo job, one that is not a UUID, one unknown to the service) go through Job › Get; the found job must
  * reach the node on the success output, the two failures the node on the error output, each with the
- * node's message and description. Headless (`n8n import:workflow` + `n8n execute`), with the packed
- * package installed as users do, against an in-process sandbox.
+ * node's message and description. Run in a running n8n (useN8nStack: the packed package installed as users
+ * do), created through the public API and run as from the editor, against an in-process sandbox.
  */
-import * as fs from 'node:fs';
-import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
-import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE,
-	importCredentials,
-	nodeOutput,
-	randomId,
-	runWorkflowHeadless,
-	tempDir,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
-import { prepareUserFolder } from './helpers/userFolder';
+import { DEMO_IDS } from '../../sandbox/src';
+import { CREDENTIAL_TYPE, NODE_TYPE, nodeOutput, randomId, type CredentialRef, type WorkflowJson } from '../../scripts/n8n/lib';
+import { useN8nStack } from './helpers/stack';
+import { runToSuccess } from './helpers/workflows';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'error-output-e2e-client';
@@ -25,14 +16,17 @@ const CLIENT_SECRET = `error-output-e2e-${randomId()}`;
 const GOOD = DEMO_IDS.jobIds.copied;
 const UNKNOWN = '0d0d0d0d-0000-4000-8000-000000000000';
 
-let workDir: string;
-let userFolder: string;
-let sandbox: Sandbox;
-const credential = { id: randomId(), name: 'File Transfer Manager (error output e2e)' };
+const stack = useN8nStack({
+	name: 'error output e2e',
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
+	credentialName: 'File Transfer Manager (error output e2e)',
+	sandbox: { speed: 1000 },
+});
 
 const uuid = (n: number) => `e0e0e0e0-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-function errorOutputWorkflow(): WorkflowJson {
+function errorOutputWorkflow(credential: CredentialRef): WorkflowJson {
 	return {
 		name: 'e2e: Job Get with the error output',
 		nodes: [
@@ -110,29 +104,10 @@ function errorOutputWorkflow(): WorkflowJson {
 	};
 }
 
-beforeAll(async () => {
-	workDir = tempDir('ftm-e2e-error-output-');
-	userFolder = await prepareUserFolder(workDir);
-	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 1000 });
-	await importCredentials(
-		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],
-		{ userFolder },
-	);
-}, 30 * MINUTE);
-
-afterAll(async () => {
-	await sandbox?.close();
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-}, MINUTE);
-
 test('the found job takes the success branch, the invalid and the unknown ID the error branch with our description', async () => {
+	const { sandbox } = stack;
 	sandbox.requests.clear();
-	const result = await runWorkflowHeadless(errorOutputWorkflow(), { userFolder });
-	if (!result.ok || !result.run) {
-		throw new Error(`n8n execute failed (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
-	}
-	process.stderr.write(`[error-output e2e] import ${result.seconds.import} s, execute ${result.seconds.execute} s\n`);
-	const { run } = result;
+	const run = await runToSuccess(stack, errorOutputWorkflow(stack.credential));
 
 	const found = nodeOutput(run, 'Found');
 	expect(found).toHaveLength(1);

@@ -2,8 +2,9 @@
  * End-to-end: what a user reads when the service answers with an error, in real n8n (the version the
  * process runs against: the pinned one under `npm test`, each version of `npm run test:matrix`).
  *
- * One headless run of a chain of File Transfer Manager nodes, each set to On Error "Continue (regular
- * output)" so that every node's error is kept as `{ error, description }`:
+ * One run, in a running n8n (useN8nStack: the packed package installed as users install it), of a chain of
+ * File Transfer Manager nodes, each set to On Error "Continue (regular output)" so that every node's error is
+ * kept as `{ error, description }`:
  * - an unknown job (404), a pause of a finished job (409), a 503 with Retry-After and Max Retries 0,
  *   a rejected client secret: the API's own title and detail, and our hint;
  * - a 503 with `Retry-After: 1` and the default retries: the repeat waits the second the service asked for;
@@ -13,19 +14,10 @@
  * a version of n8n that hands the node less of the failed answer shows up as a difference, not as a weaker
  * message that still passes.
  */
-import * as fs from 'node:fs';
-import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
-import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE,
-	importCredentials,
-	nodeOutput,
-	randomId,
-	runWorkflowHeadless,
-	tempDir,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
-import { prepareUserFolder } from './helpers/userFolder';
+import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
+import { CREDENTIAL_TYPE, NODE_TYPE, ensureCredential, nodeOutput, randomId, type CredentialRef, type WorkflowJson } from '../../scripts/n8n/lib';
+import { useN8nStack } from './helpers/stack';
+import { runOnServer } from './helpers/workflows';
 import { N8N_VERSION } from '../../scripts/n8n/paths';
 import { credentialsFor, runNode } from '../harness/engine';
 import { rl } from '../harness/locator';
@@ -41,16 +33,23 @@ const DRY_RUN = DEMO_IDS.jobIds.dryRun;
 /** The page maximum the deviating deployment states (the demo data has three jobs). */
 const PAGE_MAX = 1;
 
-let workDir: string;
-let userFolder: string;
+const stack = useN8nStack({
+	name: 'errors e2e',
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
+	credentialName: 'File Transfer Manager (errors e2e)',
+	sandbox: { speed: 1000 },
+});
 let sandbox: Sandbox;
-const good = { id: randomId(), name: 'File Transfer Manager (errors e2e)' };
-const wrong = { id: randomId(), name: 'File Transfer Manager (errors e2e, wrong secret)' };
+/** The stack's credential, and one with a wrong client secret. */
+let good: CredentialRef;
+let wrong: CredentialRef;
 
 interface Case {
 	name: string;
 	parameters: Record<string, unknown>;
-	credential?: typeof good;
+	/** Uses the credential with the wrong client secret. */
+	wrongSecret?: boolean;
 }
 
 /** The failing nodes, in the order they run. */
@@ -61,7 +60,7 @@ const FAILING: Case[] = [
 		name: 'Unavailable',
 		parameters: { resource: 'job', operation: 'get', jobId: rl(FAILED), requestOptions: { maxRetries: 0 } },
 	},
-	{ name: 'Wrong Secret', parameters: { resource: 'api', operation: 'getVersion' }, credential: wrong },
+	{ name: 'Wrong Secret', parameters: { resource: 'api', operation: 'getVersion' }, wrongSecret: true },
 ];
 /** Nodes that succeed only when the node reads what the failed answer said. */
 const RETRY_AFTER: Case = { name: 'Retry After', parameters: { resource: 'job', operation: 'get', jobId: rl(DRY_RUN) } };
@@ -89,7 +88,7 @@ function workflow(): WorkflowJson {
 			// Every node runs once, whatever its input.
 			executeOnce: true,
 			parameters: c.parameters,
-			credentials: { [CREDENTIAL_TYPE]: c.credential ?? good },
+			credentials: { [CREDENTIAL_TYPE]: c.wrongSecret ? wrong : good },
 		});
 		connections[previous] = { main: [[{ node: c.name, type: 'main', index: 0 }]] };
 		previous = c.name;
@@ -109,30 +108,18 @@ let items: Record<string, Array<Record<string, unknown>>>;
 let requests: ReturnType<Sandbox['requests']['all']>;
 
 beforeAll(async () => {
-	workDir = tempDir('ftm-e2e-errors-');
-	userFolder = await prepareUserFolder(workDir);
-	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 1000 });
-	const data = (clientSecret: string) => ({ baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret });
-	await importCredentials(
-		[
-			{ ...good, type: CREDENTIAL_TYPE, data: data(CLIENT_SECRET) },
-			{ ...wrong, type: CREDENTIAL_TYPE, data: data(WRONG_SECRET) },
-		],
-		{ userFolder },
-	);
+	({ sandbox, credential: good } = stack);
+	wrong = await ensureCredential(stack.api, 'File Transfer Manager (errors e2e, wrong secret)', {
+		baseUrl: sandbox.baseUrl,
+		clientId: CLIENT_ID,
+		clientSecret: WRONG_SECRET,
+	});
 	armFaults();
 	sandbox.requests.clear();
-	const result = await runWorkflowHeadless(workflow(), { userFolder });
-	if (!result.run) throw new Error(`n8n ${N8N_VERSION} gave no run data:\n${result.stdout}\n${result.stderr}`);
-	const run = result.run;
+	const run = await runOnServer(stack, workflow());
 	items = Object.fromEntries(CASES.map((c) => [c.name, nodeOutput(run, c.name)]));
 	requests = sandbox.requests.all();
-}, 30 * MINUTE);
-
-afterAll(async () => {
-	await sandbox?.close();
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-}, MINUTE);
+}, 10 * MINUTE);
 
 /** The same node, run in process through n8n-core (the pinned version), against the same sandbox. */
 async function inProcess(c: Case): Promise<Record<string, unknown>> {
@@ -140,7 +127,7 @@ async function inProcess(c: Case): Promise<Record<string, unknown>> {
 	const credentials = credentialsFor({
 		baseUrl: sandbox.baseUrl,
 		clientId: CLIENT_ID,
-		clientSecret: c.credential === wrong ? WRONG_SECRET : CLIENT_SECRET,
+		clientSecret: c.wrongSecret ? WRONG_SECRET : CLIENT_SECRET,
 	});
 	const result = await runNode({
 		credentials,

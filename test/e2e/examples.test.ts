@@ -1,24 +1,14 @@
 /**
  * End-to-end: the example workflows of examples/ (dry run → cost gate → run → report; bytes per storage;
  * long job with a Wait loop)
- * run headless in real n8n (`n8n import:workflow` + `n8n execute`) with the packed package installed, against
- * an in-process sandbox. The alert example (a trigger) is tested in alert-example.test.ts.
+ * run in one running n8n (useN8nStack: the packed package installed as users install it), each created
+ * through the public API and run as from the editor, against an in-process sandbox. The alert example (a
+ * trigger) is tested in alert-example.test.ts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
-import {
-	CREDENTIAL_TYPE,
-	importCredentials,
-	nodeOutput,
-	randomId,
-	runWorkflowHeadless,
-	tempDir,
-	withCredential,
-	type HeadlessResult,
-	type RunResult,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
+import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
+import { nodeOutput, randomId, withCredential, type RunResult, type WorkflowJson } from '../../scripts/n8n/lib';
 import type { Job } from '../../nodes/FileTransferManager/api/types';
 import {
 	EXAMPLE_CREDENTIAL_NAME,
@@ -29,27 +19,26 @@ import {
 	ranItems,
 	readExample,
 } from './helpers/examples';
-import { prepareUserFolder } from './helpers/userFolder';
+import { useN8nStack } from './helpers/stack';
+import { runToSuccess } from './helpers/workflows';
 
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'examples-e2e-client';
 const CLIENT_SECRET = `examples-e2e-${randomId()}`;
 const { files: FILES, archive: ARCHIVE, bucket: BUCKET } = DEMO_IDS.storageIds;
 
-let workDir: string;
-let userFolder: string;
+const stack = useN8nStack({
+	name: 'examples e2e',
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
+	credentialName: EXAMPLE_CREDENTIAL_NAME,
+	sandbox: { speed: 200 },
+});
 let sandbox: Sandbox;
-const credential = { id: randomId(), name: EXAMPLE_CREDENTIAL_NAME };
+beforeAll(() => ({ sandbox } = stack));
 
-async function runExample(workflow: WorkflowJson): Promise<RunResult> {
-	const result: HeadlessResult = await runWorkflowHeadless(withCredential(workflow, credential), { userFolder });
-	if (!result.ok || !result.run) {
-		throw new Error(
-			`n8n execute failed (exit ${result.exitCode}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`,
-		);
-	}
-	process.stderr.write(`[examples e2e] ${workflow.name}: import ${result.seconds.import} s, execute ${result.seconds.execute} s\n`);
-	return result.run;
+function runExample(workflow: WorkflowJson): Promise<RunResult> {
+	return runToSuccess(stack, withCredential(workflow, stack.credential));
 }
 
 /** The example with the Settings node's maxCost replaced. */
@@ -64,21 +53,6 @@ function withMaxCost(workflow: WorkflowJson, maxCost: number): WorkflowJson {
 		}),
 	};
 }
-
-beforeAll(async () => {
-	workDir = tempDir('ftm-examples-e2e-');
-	userFolder = await prepareUserFolder(workDir);
-	sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, speed: 200 });
-	await importCredentials(
-		[{ ...credential, type: CREDENTIAL_TYPE, data: { baseUrl: sandbox.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }],
-		{ userFolder },
-	);
-}, 30 * MINUTE);
-
-afterAll(async () => {
-	await sandbox?.close();
-	if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-}, MINUTE);
 
 describe('example 1: dry run, cost gate, run from dry run, report', () => {
 	test('under the limit: the real job copies /reports to archive:/archive/reports and the report matches it', async () => {

@@ -1,6 +1,10 @@
 /**
  * End-to-end: the packed package installed into real n8n the way users install it, run against the sandbox.
  * Installs n8n into .n8n-cache on first use (about 5 minutes), so the timeouts are long.
+ *
+ * The one suite of the headless route: its first test imports a credential and a workflow with the n8n CLI
+ * (`n8n import:credentials`, `n8n import:workflow`) and runs it with `n8n execute`. The other e2e suites run
+ * their workflows in one running n8n per file (helpers/workflows.ts, runOnServer).
  */
 import * as fs from 'node:fs';
 import { startSandbox, type Sandbox } from '../../sandbox/src';

@@ -9,7 +9,6 @@ import { sleep } from '../../scripts/n8n/lib';
 import { CRASHES, DURABLE_ENV, crashLoop, keepOnFailure, newStack, startQueueRun, stopQueueRun, type QueueRun } from './suite';
 import {
 	MINUTE,
-	createWorkflow,
 	deliveries,
 	executions,
 	fastAlert,
@@ -20,6 +19,7 @@ import {
 	tally,
 	until,
 } from './helpers';
+import { createWorkflow } from '../e2e/helpers/workflows';
 
 let run: QueueRun;
 let sandbox: Sandbox;

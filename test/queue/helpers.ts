@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/src';
 import { projectRoot, until, withCredential, type PublicApiClient, type WorkflowJson } from '../../scripts/n8n/lib';
 import { EXAMPLE_FILES, readExample } from '../e2e/helpers/examples';
-import { withFastPolling } from '../e2e/helpers/workflows';
+import { FINAL_STATUSES, withFastPolling } from '../e2e/helpers/workflows';
 
 export const MINUTE = 60 * 1000;
 export const TRIGGER = 'Failed or Stuck Job';
@@ -86,8 +86,6 @@ export interface ExecutionRecord {
 	};
 }
 
-export const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
-
 export async function executions(api: PublicApiClient, workflowId: string, includeData = false): Promise<ExecutionRecord[]> {
 	return api.list<ExecutionRecord>(`/executions?workflowId=${workflowId}&includeData=${includeData}`);
 }
@@ -143,25 +141,6 @@ export function tally(failed: string[], d: Deliveries, alsoExpected: string[] = 
 	const unknown = [...d.delivered.keys()].filter((id) => !expected.has(id));
 	return { missed, repeated, extraDeliveries, strandedOnly, unknown };
 }
-
-/** Creates a workflow from JSON under a new name (public API); activates it when asked. */
-export async function createWorkflow(
-	api: PublicApiClient,
-	workflow: WorkflowJson,
-	name: string,
-	options: { activate?: boolean } = {},
-): Promise<string> {
-	const body = {
-		name,
-		nodes: workflow.nodes,
-		connections: workflow.connections,
-		settings: workflow.settings ?? { executionOrder: 'v1' },
-	};
-	const { id } = await api.call<{ id: string }>('POST', '/workflows', body);
-	if (options.activate) await api.call('POST', `/workflows/${id}/activate`);
-	return id;
-}
-
 
 /**
  * The alert example with fast polling (FAST_POLL_TIMES) and its credential pointed at `credential`;

@@ -28,9 +28,7 @@ import { ensureCredential, sleep } from '../../scripts/n8n/lib';
 import { FRESH_KEPT_MS } from '../../nodes/FileTransferManager/transport/token';
 import type { QueueStack } from '../../scripts/n8n/queue/stack';
 import {
-	FINAL_STATUSES,
 	MINUTE,
-	createWorkflow,
 	deliveries,
 	enqueuedExecutions,
 	example,
@@ -48,7 +46,7 @@ import {
 	until,
 	type ExecutionRecord,
 } from './helpers';
-import { runManually, slowCreateWorkflow } from '../e2e/helpers/workflows';
+import { FINAL_STATUSES, createWorkflow, runManually, slowCreateWorkflow } from '../e2e/helpers/workflows';
 
 let run: QueueRun;
 let sandbox: Sandbox;

@@ -3,8 +3,23 @@
  * suite).
  */
 import { DEMO_IDS } from '../../../sandbox/src';
-import { CREDENTIAL_TYPE, NODE_TYPE, withCredential, type RestClient, type WorkflowJson } from '../../../scripts/n8n/lib';
-import { n8nMajor } from '../../../scripts/n8n/paths';
+import {
+	CREDENTIAL_TYPE,
+	HttpError,
+	NODE_TYPE,
+	until,
+	withCredential,
+	type PublicApiClient,
+	type RestClient,
+	type RunResult,
+	type WorkflowJson,
+} from '../../../scripts/n8n/lib';
+import { N8N_VERSION, n8nMajor } from '../../../scripts/n8n/paths';
+
+const MANUAL_TRIGGER_TYPE = 'n8n-nodes-base.manualTrigger';
+
+/** The statuses of an execution that has ended (n8n's ExecutionStatus). */
+export const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
 /**
  * Poll Times of four polls a minute (at seconds 0, 15, 30 and 45). n8n refuses a cron with a wildcard in its
@@ -92,4 +107,99 @@ export async function runManually(rest: RestClient, workflowId: string, trigger:
 	const result = await rest.call<{ executionId?: string }>('POST', `/workflows/${workflowId}/run`, body);
 	if (!result?.executionId) throw new Error(`manual run of ${workflowId} started no execution: ${JSON.stringify(result)}`);
 	return String(result.executionId);
+}
+
+/** Creates a workflow from JSON under a new name (public API); activates it when asked. */
+export async function createWorkflow(
+	api: PublicApiClient,
+	workflow: WorkflowJson,
+	name: string,
+	options: { activate?: boolean } = {},
+): Promise<string> {
+	const body = {
+		name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings: workflow.settings ?? { executionOrder: 'v1' },
+	};
+	const { id } = await api.call<{ id: string }>('POST', '/workflows', body);
+	if (options.activate) await api.call('POST', `/workflows/${id}/activate`);
+	return id;
+}
+
+/** A run of runOnServer: the execution as the public API answers with includeData=true. */
+export interface ServerRun extends RunResult {
+	id: string;
+	workflowId: string;
+	status: string;
+	finished: boolean;
+}
+
+let serverRuns = 0;
+
+/**
+ * Runs a workflow once in a running n8n, as a user does from the editor: creates it through the public API
+ * (under its name and a number, so that a changed copy never meets an earlier one), starts a manual run from
+ * its manual trigger (`trigger`, or its only Manual Trigger node) through the REST API, waits up to
+ * `timeoutMs` for the execution to end, and returns it with its data from the public API: the RunResult that
+ * nodeOutput() reads, with n8n's status ('success', 'error', ...) in place of `n8n execute`'s exit code.
+ */
+export async function runOnServer(
+	stack: { api: PublicApiClient; rest: RestClient },
+	workflow: WorkflowJson,
+	options: { trigger?: string; timeoutMs?: number } = {},
+): Promise<ServerRun> {
+	const trigger = options.trigger ?? onlyManualTrigger(workflow);
+	const timeoutMs = options.timeoutMs ?? 5 * 60 * 1000;
+	const t0 = Date.now();
+	const workflowId = await createWorkflow(stack.api, workflow, `${workflow.name} #${++serverRuns}`);
+	const t1 = Date.now();
+	const executionId = await runManually(stack.rest, workflowId, trigger);
+	const get = async (includeData: boolean): Promise<ServerRun | undefined> => {
+		try {
+			return await stack.api.call<ServerRun>('GET', `/executions/${executionId}?includeData=${includeData}`);
+		} catch (error) {
+			if (error instanceof HttpError && error.status === 404) return undefined; // not stored yet
+			throw error;
+		}
+	};
+	let last: string | undefined;
+	try {
+		await until(`execution ${executionId} of "${workflow.name}" to end`, timeoutMs, async () => {
+			const execution = await get(false);
+			last = execution?.status;
+			return execution && FINAL_STATUSES.includes(execution.status) ? true : undefined;
+		}, 250);
+	} catch (error) {
+		throw new Error(`${(error as Error).message} in n8n ${N8N_VERSION} (last status: ${last ?? 'not stored'})`);
+	}
+	const execution = await get(true);
+	if (!execution?.data?.resultData) throw new Error(`execution ${executionId} of "${workflow.name}" has no run data: ${JSON.stringify(execution)}`);
+	const t2 = Date.now();
+	process.stderr.write(
+		`[runOnServer] ${workflow.name}: create ${(t1 - t0) / 1000} s, run ${(t2 - t1) / 1000} s, status ${execution.status}\n`,
+	);
+	return { ...execution, id: String(execution.id), workflowId };
+}
+
+/** runOnServer for a run that must succeed: any other status fails with n8n's error. */
+export async function runToSuccess(
+	stack: { api: PublicApiClient; rest: RestClient },
+	workflow: WorkflowJson,
+	options: { trigger?: string; timeoutMs?: number } = {},
+): Promise<ServerRun> {
+	const run = await runOnServer(stack, workflow, options);
+	if (run.status !== 'success') {
+		const error = JSON.stringify(run.data.resultData.error ?? null).slice(0, 4000);
+		throw new Error(`execution ${run.id} of "${workflow.name}" ended with status ${run.status} in n8n ${N8N_VERSION}: ${error}`);
+	}
+	return run;
+}
+
+function onlyManualTrigger(workflow: WorkflowJson): string {
+	const triggers = workflow.nodes.filter((node) => node.type === MANUAL_TRIGGER_TYPE && node.disabled !== true);
+	if (triggers.length !== 1) {
+		throw new Error(`"${workflow.name}" has ${triggers.length} Manual Trigger nodes: name the one to start from (options.trigger)`);
+	}
+	return triggers[0].name;
 }
