@@ -6,7 +6,8 @@
  */
 import { type Sandbox } from '../../sandbox/src';
 import { CRASHES, crashLoop, keepOnFailure, newStack, startQueueRun, stopQueueRun, type QueueRun } from './suite';
-import { MINUTE, createWorkflow, fastAlert, failJob, listRequests, until } from './helpers';
+import { MINUTE, fastAlert, failJob, listRequests, until } from './helpers';
+import { createWorkflow } from '../e2e/helpers/workflows';
 
 let run: QueueRun;
 let sandbox: Sandbox;
