@@ -133,6 +133,8 @@ export interface NodeRunOptions {
 	node?: Partial<INode>;
 	/** Stops the execution (as n8n's Stop button does) this many milliseconds after it started. */
 	cancelAfterMs?: number;
+	/** Stops the execution as soon as this returns true (checked every 10 ms). */
+	cancelWhen?: () => boolean;
 }
 
 type RunError = Error & { description?: string; context?: IDataObject; httpCode?: string | null };
@@ -168,6 +170,7 @@ interface WorkflowSpec {
 	pinData?: IPinData;
 	mode: WorkflowExecuteMode;
 	cancelAfterMs?: number;
+	cancelWhen?: () => boolean;
 }
 
 /** Runs a workflow through n8n-core's WorkflowExecute, from one start node, as a workflow run does. */
@@ -203,12 +206,21 @@ export async function executeWorkflow(spec: WorkflowSpec): Promise<IRun> {
 	} as never);
 	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	const running = execute.processRunExecutionData(workflow);
-	if (spec.cancelAfterMs === undefined) return await running;
-	const timer = setTimeout(() => running.cancel(), spec.cancelAfterMs);
+	const { cancelAfterMs, cancelWhen } = spec;
+	if (cancelAfterMs === undefined && cancelWhen === undefined) return await running;
+	const timer =
+		cancelWhen === undefined
+			? setTimeout(() => running.cancel(), cancelAfterMs)
+			: setInterval(() => {
+					if (!cancelWhen()) return;
+					clearInterval(timer);
+					running.cancel();
+				}, 10);
 	try {
 		return await running;
 	} finally {
 		clearTimeout(timer);
+		clearInterval(timer);
 	}
 }
 
@@ -240,6 +252,7 @@ export async function runNode(options: NodeRunOptions): Promise<NodeRunResult> {
 		start: { node, items: options.items ?? [{ json: {} }] },
 		mode: options.mode ?? 'manual',
 		cancelAfterMs: options.cancelAfterMs,
+		cancelWhen: options.cancelWhen,
 	});
 	return resultOf(run, node.name);
 }

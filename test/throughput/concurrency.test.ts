@@ -357,7 +357,15 @@ describe('Wait for Completion: waits overlap', () => {
 			return folder;
 		});
 		sandbox.requests.clear();
-		const started = Date.now();
+		// Stopped once every item waits: its job created and asked for at least once (a fixed delay from the
+		// start missed some creates on a busy machine).
+		let stoppedAt = 0;
+		const everyItemWaits = () => {
+			const asked = new Set(sandbox.requests.all().filter((r) => r.method === 'GET' && r.route === '/jobs/{id}').map((r) => r.path));
+			if (sandbox.requests.count({ method: 'POST', route: '/jobs' }) < 10 || asked.size < 10) return false;
+			stoppedAt = Date.now();
+			return true;
+		};
 		const { items } = await runNode({
 			credentials,
 			parameters: {
@@ -374,9 +382,9 @@ describe('Wait for Completion: waits overlap', () => {
 				pollInterval: 0.2,
 			},
 			items: folders.map((folder) => ({ json: { folder } })),
-			cancelAfterMs: 800,
+			cancelWhen: everyItemWaits,
 		});
-		const stoppedAt = started + 800;
+		expect(stoppedAt).toBeGreaterThan(0);
 		expect(Date.now() - stoppedAt).toBeLessThan(2500);
 		expect(items.filter((item) => item.json.status === 'finished')).toHaveLength(0);
 		expect(sandbox.requests.count({ method: 'POST', route: '/jobs' })).toBe(10);
