@@ -1,23 +1,14 @@
 /**
  * Queue mode (Postgres, Redis, one main and two workers), main killed with SIGKILL 10 times at random moments
- * within the first half second of a scheduled poll while jobs fail: a stack and a sandbox of its own, side by
+ * within the first half second of a scheduled poll while jobs fail: a stack and a run.sandbox of its own, side by
  * side with queue-mode.test.ts (the other scenarios) and durable-cursors.test.ts (the same kills with n8n's
  * durable poll cursors). Figures go to tmp/queue-e2e/figures-crashes.json.
  */
-import { type Sandbox } from '../../sandbox/src';
-import { CRASHES, crashLoop, keepOnFailure, newStack, startQueueRun, stopQueueRun, type QueueRun } from './suite';
+import { CRASHES, crashLoop, keepOnFailure, newStack, useQueueRun } from './suite';
 import { MINUTE, fastAlert, failJob, listRequests, until } from './helpers';
 import { createWorkflow } from '../e2e/helpers/workflows';
 
-let run: QueueRun;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	run = await startQueueRun('crashes', 'figures-crashes.json');
-	sandbox = run.sandbox;
-}, 10 * MINUTE);
-
-afterAll(async () => stopQueueRun(run), 3 * MINUTE);
+const run = useQueueRun('crashes', 'figures-crashes.json');
 
 /** Jobs that failed before the workflow was activated: the trigger starts after them and must never deliver them. */
 const EARLIER_JOBS = 20;
@@ -25,14 +16,14 @@ const EARLIER_JOBS = 20;
 describe('queue mode: main killed while the trigger polls', () => {
 	test(`main killed with SIGKILL at ${CRASHES} random moments while jobs fail`, keepOnFailure(async () => {
 		const stack = await newStack(run, 'default', {});
-		const earlier = Array.from({ length: EARLIER_JOBS }, (_, i) => failJob(sandbox, `before activation ${i + 1}`));
+		const earlier = Array.from({ length: EARLIER_JOBS }, (_, i) => failJob(run.sandbox, `before activation ${i + 1}`));
 		// A workflow without errors attached: each poll is a few list requests, however many jobs failed, so
 		// that the crashes hit n8n's cursor handling rather than a long poll (see the durable run).
-		const polls = listRequests(sandbox);
+		const polls = listRequests(run.sandbox);
 		const workflowId = await createWorkflow(stack.publicApi, fastAlert(stack.credential, 0), 'queue e2e: alert (crashes)', {
 			activate: true,
 		});
-		await until('the poll at activation', 2 * MINUTE, () => (listRequests(sandbox) > polls ? true : undefined), 250);
+		await until('the poll at activation', 2 * MINUTE, () => (listRequests(run.sandbox) > polls ? true : undefined), 250);
 		const { failed, fresh, missedAt, repeatedAt } = await crashLoop(run, stack, 'default', workflowId, earlier, {
 			activationPoll: true,
 			title: 'default',

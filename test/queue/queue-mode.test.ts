@@ -1,6 +1,6 @@
 /**
  * End-to-end in n8n's queue mode: Postgres, Redis, one main and two workers
- * (scripts/n8n/queue/stack.ts) with the packed package, against an in-process sandbox.
+ * (scripts/n8n/queue/stack.ts) with the packed package, against an in-process run.sandbox.
  *
  * One stack serves these scenarios, in order: the examples on workers; a token storm from a fresh
  * credential; the alert trigger with 200 failing jobs; a worker killed with SIGKILL during Wait for
@@ -18,12 +18,10 @@ import {
 	WORKERS,
 	keepOnFailure,
 	newStack,
-	startQueueRun,
-	stopQueueRun,
+	useQueueRun,
 	workerOf,
-	type QueueRun,
 } from './suite';
-import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
+import { DEMO_IDS } from '../../sandbox/src';
 import { ensureCredential, sleep } from '../../scripts/n8n/lib';
 import { FRESH_KEPT_MS } from '../../nodes/FileTransferManager/transport/token';
 import type { QueueStack } from '../../scripts/n8n/queue/stack';
@@ -48,15 +46,7 @@ import {
 } from './helpers';
 import { FINAL_STATUSES, createWorkflow, runManually, slowCreateWorkflow } from '../e2e/helpers/workflows';
 
-let run: QueueRun;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	run = await startQueueRun('default', 'figures.json');
-	sandbox = run.sandbox;
-}, 10 * MINUTE);
-
-afterAll(async () => stopQueueRun(run), 3 * MINUTE);
+const run = useQueueRun('default', 'figures.json');
 
 describe('queue mode: Postgres, Redis, main and two workers', () => {
 	let stack: QueueStack;
@@ -98,19 +88,19 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 
 	test(`2. token storm: ${STORM} executions of example 1 from a fresh credential, slow token endpoint`, keepOnFailure(async () => {
 		const fresh = await ensureCredential(stack.publicApi, 'queue e2e: fresh credential', {
-			baseUrl: sandbox.baseUrl,
-			clientId: sandbox.clientId,
-			clientSecret: sandbox.clientSecret,
+			baseUrl: run.sandbox.baseUrl,
+			clientId: run.sandbox.clientId,
+			clientSecret: run.sandbox.clientSecret,
 		});
 		const workflowId = await createWorkflow(stack.publicApi, example('dryRunThenRun', fresh), 'queue e2e: token storm');
 		// A worker shares a token it fetched for the same client in the last FRESH_KEPT_MS with a credential that has
-		// none (transport/token.ts); the first test's tokens are for the same sandbox client, so wait that out:
+		// none (transport/token.ts); the first test's tokens are for the same run.sandbox client, so wait that out:
 		// then the fresh credential must fetch its own, and the count below says how many it took.
-		const tokenTimes = sandbox.requests.all().filter((r) => r.method === 'POST' && r.path === '/oauth/token').map((r) => r.at);
+		const tokenTimes = run.sandbox.requests.all().filter((r) => r.method === 'POST' && r.path === '/oauth/token').map((r) => r.at);
 		const shared = Math.max(0, ...tokenTimes) + FRESH_KEPT_MS + 1000 - Date.now();
 		if (shared > 0) await sleep(shared);
-		sandbox.faults.add({ kind: 'slow', path: '/oauth/token', times: Infinity, delayMs: 1500 });
-		const before = tokenRequests(sandbox);
+		run.sandbox.faults.add({ kind: 'slow', path: '/oauth/token', times: Infinity, delayMs: 1500 });
+		const before = tokenRequests(run.sandbox);
 		const t = Date.now();
 		try {
 			const started = await Promise.all(Array.from({ length: STORM }, () => runManually(stack.rest, workflowId, 'Start')));
@@ -120,7 +110,7 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 			const statuses: Record<string, number> = {};
 			for (const e of done) statuses[e.status] = (statuses[e.status] ?? 0) + 1;
 			figure('token storm: execution statuses', statuses);
-			const tokens = tokenRequests(sandbox) - before;
+			const tokens = tokenRequests(run.sandbox) - before;
 			const byWorker = workerOf(stack);
 			const spread: Record<string, number> = {};
 			for (const id of started) spread[byWorker.get(id) ?? 'unknown'] = (spread[byWorker.get(id) ?? 'unknown'] ?? 0) + 1;
@@ -130,21 +120,21 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 			expect(tokens).toBeGreaterThanOrEqual(1);
 			expect(tokens).toBeLessThanOrEqual(WORKERS);
 		} finally {
-			sandbox.faults.clear();
+			run.sandbox.faults.clear();
 		}
 	}), 10 * MINUTE);
 
 	test(`3. the alert trigger: ${ALERT_JOBS} jobs failing in ${BURSTS} bursts, one item each, none twice, none missed`, keepOnFailure(async () => {
-		const polls = listRequests(sandbox);
+		const polls = listRequests(run.sandbox);
 		alertWorkflowId = await createWorkflow(stack.publicApi, fastAlert(stack.credential), 'queue e2e: alert', { activate: true });
-		await until('the poll at activation', MINUTE, () => (listRequests(sandbox) > polls ? true : undefined), 250);
+		await until('the poll at activation', MINUTE, () => (listRequests(run.sandbox) > polls ? true : undefined), 250);
 		await sleep(2000);
 		const t = Date.now();
 		const perBurst = ALERT_JOBS / BURSTS;
 		// Bursts 8 s apart, across polls 15 s apart: some land between polls, some while one runs.
 		for (let burst = 0; burst < BURSTS; burst++) {
 			if (burst > 0) await sleep(8000);
-			for (let i = 0; i < perBurst; i++) alertFailed.push(failJob(sandbox, `alert burst ${burst + 1} job ${i + 1}`));
+			for (let i = 0; i < perBurst; i++) alertFailed.push(failJob(run.sandbox, `alert burst ${burst + 1} job ${i + 1}`));
 			log(`alert: burst ${burst + 1}/${BURSTS}: ${perBurst} jobs failed`);
 		}
 		await until(`all ${ALERT_JOBS} failed jobs delivered`, NEXT_POLL_MS, async () => {
@@ -174,9 +164,9 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		// The job name is the idempotency marker (Job Create → Additional Fields → If a Job With This Name
 		// Exists: Use the Existing Job): a re-run of the workflow finds the job the crashed run created.
 		const { files } = DEMO_IDS.storageIds;
-		// 3000 bytes at 1 byte/s, at sandbox speed 200: the job transfers for about 15 s.
+		// 3000 bytes at 1 byte/s, at run.sandbox speed 200: the job transfers for about 15 s.
 		const folder = `/queue-e2e-slow-${Date.now()}`;
-		sandbox.control.writeFile(files, `${folder}/big.bin`, Buffer.alloc(3000, 120));
+		run.sandbox.control.writeFile(files, `${folder}/big.bin`, Buffer.alloc(3000, 120));
 		const jobName = `queue e2e slow ${Date.now()}`;
 		const extra = { additionalFields: { ifNameExists: 'useExisting' } };
 		const workflowId = await createWorkflow(
@@ -184,18 +174,18 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 			slowCreateWorkflow(stack.credential, jobName, folder, extra),
 			'queue e2e: slow create',
 		);
-		const createsBefore = jobCreations(sandbox);
+		const createsBefore = jobCreations(run.sandbox);
 		const executionId = await runManually(stack.rest, workflowId, 'Start');
 		const worker = await until(`execution ${executionId} on a worker`, MINUTE, () => workerOf(stack).get(executionId), 250);
-		await until('the job created at the sandbox', MINUTE, () => (jobCreations(sandbox) > createsBefore ? true : undefined), 250);
-		const job = sandbox.state.jobs().find((j) => j.attributes.name === jobName);
+		await until('the job created at the run.sandbox', MINUTE, () => (jobCreations(run.sandbox) > createsBefore ? true : undefined), 250);
+		const job = run.sandbox.state.jobs().find((j) => j.attributes.name === jobName);
 		expect(job).toBeDefined();
 		await sleep(2000); // in the wait loop
 		const index = stack.workers.findIndex((w) => w.name === worker);
 		const statusBefore = (await stack.publicApi.call<ExecutionRecord>('GET', `/executions/${executionId}`)).status;
 		await stack.killWorker(index, 'SIGKILL');
 		const killedAt = Date.now();
-		log(`worker crash: ${worker} killed during the wait of execution ${executionId} (status ${statusBefore}); job ${job!.id} is ${sandbox.state.job(job!.id)?.attributes.status}`);
+		log(`worker crash: ${worker} killed during the wait of execution ${executionId} (status ${statusBefore}); job ${job!.id} is ${run.sandbox.state.job(job!.id)?.attributes.status}`);
 
 		// What n8n records: Bull finds the job stalled once its lock expires (QUEUE_LOCK_ENV), moves it to failed
 		// (n8n sets maxStalledCount 0: no re-run), and main marks the execution after a 30 s grace window.
@@ -213,10 +203,10 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		});
 
 		// The service goes on: the job finishes without the worker.
-		const finished = await sandbox.control.waitForJob(job!.id, 2 * MINUTE);
+		const finished = await run.sandbox.control.waitForJob(job!.id, 2 * MINUTE);
 		figure('worker crash: the job at the service after the kill', finished.attributes.status);
 		await stack.startWorker(index);
-		const createsAfterCrash = jobCreations(sandbox) - createsBefore;
+		const createsAfterCrash = jobCreations(run.sandbox) - createsBefore;
 		figure('worker crash: jobs created for the item before any retry', createsAfterCrash);
 
 		// How the user recovers. First Retry in the executions list; then running the workflow again.
@@ -231,14 +221,14 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		} catch (error) {
 			retryOutcome = `refused or failed: ${(error as Error).message.slice(0, 300)}`;
 		}
-		figure('worker crash: Retry of the execution', retryOutcome, `jobs created so far: ${jobCreations(sandbox) - createsBefore}`);
+		figure('worker crash: Retry of the execution', retryOutcome, `jobs created so far: ${jobCreations(run.sandbox) - createsBefore}`);
 		const rerunId = await runManually(stack.rest, workflowId, 'Start');
 		const rerun = await until('the re-run to end', 3 * MINUTE, async () => {
 			const execution = await get(rerunId);
 			return FINAL_STATUSES.includes(execution.status) ? execution : undefined;
 		}, 1000);
 		figure('worker crash: the workflow run again', rerun.status);
-		const createsTotal = jobCreations(sandbox) - createsBefore;
+		const createsTotal = jobCreations(run.sandbox) - createsBefore;
 		figure('worker crash: jobs created for the one item after the crash, a Retry and a re-run', createsTotal, 'If a Job With This Name Exists: Use the Existing Job');
 		expect(createsAfterCrash).toBe(1);
 		// The re-run output the crashed run's job, marked as reused, and created none.

@@ -75,7 +75,7 @@ export interface QueueRun {
  * Packs the package and starts a sandbox for one suite file; figures go to tmp/queue-e2e/<figures>. dist/ is
  * built already (test/queue/globalSetup.js, or `npm test`).
  */
-export async function startQueueRun(label: string, figures: string): Promise<QueueRun> {
+async function startQueueRun(label: string, figures: string): Promise<QueueRun> {
 	useFiguresFile(figures);
 	const runDir = path.join(OUT_DIR, `run-${label}-${Date.now()}`);
 	fs.mkdirSync(runDir, { recursive: true });
@@ -84,8 +84,21 @@ export async function startQueueRun(label: string, figures: string): Promise<Que
 	return { label, startedAt: Date.now(), runDir, tarball, sandbox, stacks: [], unexpected: [] };
 }
 
+/**
+ * A suite file's run: started (startQueueRun) before its tests and stopped (stopQueueRun) after them; the
+ * returned object is filled in once it runs (read it inside tests and hooks, not at the top of the file).
+ */
+export function useQueueRun(label: string, figures: string): QueueRun {
+	const run = {} as QueueRun;
+	beforeAll(async () => {
+		Object.assign(run, await startQueueRun(label, figures));
+	}, 10 * MINUTE);
+	afterAll(async () => stopQueueRun(run.sandbox ? run : undefined), 3 * MINUTE);
+	return run;
+}
+
 /** Stops the run's stacks and sandbox; keeps the data folder (Postgres clusters, logs) only when a test failed. */
-export async function stopQueueRun(run: QueueRun | undefined): Promise<void> {
+async function stopQueueRun(run: QueueRun | undefined): Promise<void> {
 	if (!run) return;
 	for (const stack of run.stacks) {
 		try {
