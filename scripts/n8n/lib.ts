@@ -321,8 +321,8 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 		// to start when told to disable it ("Unknown module"), so it is named only where the install has it.
 		...(n8nHasModule('mcp-registry') ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		// Node's on-disk cache of compiled modules, shared by every n8n process (CLI commands, mains, workers,
-		// task runners): an n8n start spends about 2 of its 10 CPU-seconds compiling n8n's JavaScript, and the
-		// tests start n8n about 80 times. Node keys entries by its version and each file's content and checks
+		// task runners): an n8n start spends about 2 of its 10 CPU-seconds compiling n8n's JavaScript, and
+		// `npm test` starts n8n about 55 times. Node keys entries by its version and each file's content and checks
 		// them when it reads.
 		NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || path.join(cacheRoot, 'compile-cache'),
 		...options.extra,

@@ -1,6 +1,6 @@
 /**
  * Queue mode with n8n's durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED): a stack of its own
- * (Postgres, Redis, main and two workers) against a run.sandbox of its own, main killed with SIGKILL 10 times
+ * (Postgres, Redis, main and two workers) against a sandbox of its own, main killed with SIGKILL 10 times
  * while jobs fail. Runs side by side with queue-mode.test.ts and main-crashes.test.ts (jest.queue.config.js:
  * three workers); figures go to tmp/queue-e2e/figures-durable.json.
  */

@@ -1,6 +1,6 @@
 /**
  * Queue mode (Postgres, Redis, one main and two workers), main killed with SIGKILL 10 times at random moments
- * within the first half second of a scheduled poll while jobs fail: a stack and a run.sandbox of its own, side by
+ * within the first half second of a scheduled poll while jobs fail: a stack and a sandbox of its own, side by
  * side with queue-mode.test.ts (the other scenarios) and durable-cursors.test.ts (the same kills with n8n's
  * durable poll cursors). Figures go to tmp/queue-e2e/figures-crashes.json.
  */

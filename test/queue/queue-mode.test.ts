@@ -1,6 +1,6 @@
 /**
  * End-to-end in n8n's queue mode: Postgres, Redis, one main and two workers
- * (scripts/n8n/queue/stack.ts) with the packed package, against an in-process run.sandbox.
+ * (scripts/n8n/queue/stack.ts) with the packed package, against an in-process sandbox.
  *
  * One stack serves these scenarios, in order: the examples on workers; a token storm from a fresh
  * credential; the alert trigger with 200 failing jobs; a worker killed with SIGKILL during Wait for
@@ -94,7 +94,7 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		});
 		const workflowId = await createWorkflow(stack.publicApi, example('dryRunThenRun', fresh), 'queue e2e: token storm');
 		// A worker shares a token it fetched for the same client in the last FRESH_KEPT_MS with a credential that has
-		// none (transport/token.ts); the first test's tokens are for the same run.sandbox client, so wait that out:
+		// none (transport/token.ts); the first test's tokens are for the same sandbox client, so wait that out:
 		// then the fresh credential must fetch its own, and the count below says how many it took.
 		const tokenTimes = run.sandbox.requests.all().filter((r) => r.method === 'POST' && r.path === '/oauth/token').map((r) => r.at);
 		const shared = Math.max(0, ...tokenTimes) + FRESH_KEPT_MS + 1000 - Date.now();
@@ -164,7 +164,7 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		// The job name is the idempotency marker (Job Create → Additional Fields → If a Job With This Name
 		// Exists: Use the Existing Job): a re-run of the workflow finds the job the crashed run created.
 		const { files } = DEMO_IDS.storageIds;
-		// 3000 bytes at 1 byte/s, at run.sandbox speed 200: the job transfers for about 15 s.
+		// 3000 bytes at 1 byte/s, at sandbox speed 200: the job transfers for about 15 s.
 		const folder = `/queue-e2e-slow-${Date.now()}`;
 		run.sandbox.control.writeFile(files, `${folder}/big.bin`, Buffer.alloc(3000, 120));
 		const jobName = `queue e2e slow ${Date.now()}`;
