@@ -159,6 +159,17 @@ function formatBytes(bytes: number): string {
 	return Number.isFinite(bytes) ? `${(bytes / 1e9).toFixed(2)} GB` : 'unknown size';
 }
 
+/** node-gyp rebuild of the sqlite3 package in `sqliteDir`, against `runtime`'s headers. */
+function rebuildSqlite3(sqliteDir: string, runtime: NodeRuntime, env: NodeJS.ProcessEnv, log: Log, logFile: string): Promise<void> {
+	return run(runtime.bin, [findNodeGyp(path.resolve(sqliteDir, '..', '..')), 'rebuild', `--nodedir=${runtime.dir}`, '--jobs=max'], {
+		cwd: sqliteDir,
+		env,
+		log,
+		label: 'node-gyp rebuild sqlite3',
+		logFile,
+	});
+}
+
 /** The sqlite3 version an n8n version depends on (exact in every n8n so far), from npm's data; undefined if unknown. */
 function sqlite3VersionOf(version: string, env: NodeJS.ProcessEnv): string | undefined {
 	try {
@@ -197,13 +208,7 @@ async function sqlite3Build(sqliteVersion: string, runtime: NodeRuntime, env: No
 		});
 		const sqliteDir = path.join(tmpDir, 'node_modules', 'sqlite3');
 		log(`building sqlite3 ${sqliteVersion} for Node ${runtime.version} beside the install (about 100 s)`);
-		await run(runtime.bin, [findNodeGyp(tmpDir), 'rebuild', `--nodedir=${runtime.dir}`, '--jobs=max'], {
-			cwd: sqliteDir,
-			env,
-			log,
-			label: 'node-gyp rebuild sqlite3',
-			logFile,
-		});
+		await rebuildSqlite3(sqliteDir, runtime, env, log, logFile);
 		execFileSync(runtime.bin, ['-e', `require(${JSON.stringify(sqliteDir)})`], { stdio: 'inherit' });
 		fs.rmSync(finalDir, { recursive: true, force: true });
 		fs.renameSync(tmpDir, finalDir);
@@ -264,13 +269,7 @@ async function installInto(dir: string, runtime: NodeRuntime, version: string, l
 		fs.cpSync(await sqliteBuilding, path.join(sqliteDir, 'build'), { recursive: true });
 	} else {
 		log(`building sqlite3 ${installedSqlite} for Node ${runtime.version} (about 100 s)`);
-		await run(runtime.bin, [findNodeGyp(dir), 'rebuild', `--nodedir=${runtime.dir}`, '--jobs=max'], {
-			cwd: sqliteDir,
-			env,
-			log,
-			label: 'node-gyp rebuild sqlite3',
-			logFile,
-		});
+		await rebuildSqlite3(sqliteDir, runtime, env, log, logFile);
 	}
 	if (!fs.existsSync(sqliteBinary(dir))) throw new Error(`sqlite3 build produced no ${sqliteBinary(dir)}`);
 	execFileSync(runtime.bin, ['-e', `require(${JSON.stringify(sqliteDir)})`], { stdio: 'inherit' });

@@ -131,9 +131,7 @@ export interface NodeRunOptions {
 	mode?: WorkflowExecuteMode;
 	/** Extra node settings, e.g. n8n's own `retryOnFail`, `maxTries`, `waitBetweenTries`, `onError`. */
 	node?: Partial<INode>;
-	/** Stops the execution (as n8n's Stop button does) this many milliseconds after it started. */
-	cancelAfterMs?: number;
-	/** Stops the execution as soon as this returns true (checked every 10 ms). */
+	/** Stops the execution (as n8n's Stop button does) as soon as this returns true (checked every 10 ms). */
 	cancelWhen?: () => boolean;
 }
 
@@ -169,7 +167,6 @@ interface WorkflowSpec {
 	start: { node: INode; items: INodeExecutionData[] };
 	pinData?: IPinData;
 	mode: WorkflowExecuteMode;
-	cancelAfterMs?: number;
 	cancelWhen?: () => boolean;
 }
 
@@ -206,20 +203,16 @@ export async function executeWorkflow(spec: WorkflowSpec): Promise<IRun> {
 	} as never);
 	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	const running = execute.processRunExecutionData(workflow);
-	const { cancelAfterMs, cancelWhen } = spec;
-	if (cancelAfterMs === undefined && cancelWhen === undefined) return await running;
-	const timer =
-		cancelWhen === undefined
-			? setTimeout(() => running.cancel(), cancelAfterMs)
-			: setInterval(() => {
-					if (!cancelWhen()) return;
-					clearInterval(timer);
-					running.cancel();
-				}, 10);
+	const { cancelWhen } = spec;
+	if (cancelWhen === undefined) return await running;
+	const timer = setInterval(() => {
+		if (!cancelWhen()) return;
+		clearInterval(timer);
+		running.cancel();
+	}, 10);
 	try {
 		return await running;
 	} finally {
-		clearTimeout(timer);
 		clearInterval(timer);
 	}
 }
@@ -251,7 +244,6 @@ export async function runNode(options: NodeRunOptions): Promise<NodeRunResult> {
 		connections: {},
 		start: { node, items: options.items ?? [{ json: {} }] },
 		mode: options.mode ?? 'manual',
-		cancelAfterMs: options.cancelAfterMs,
 		cancelWhen: options.cancelWhen,
 	});
 	return resultOf(run, node.name);
