@@ -35,7 +35,9 @@ const stack = useN8nStack({
 	sandbox: { speed: 200 },
 });
 let sandbox: Sandbox;
-beforeAll(() => ({ sandbox } = stack));
+beforeAll(() => {
+	({ sandbox } = stack);
+});
 
 function runExample(workflow: WorkflowJson): Promise<RunResult> {
 	return runToSuccess(stack, withCredential(workflow, stack.credential));

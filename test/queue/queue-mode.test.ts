@@ -44,7 +44,7 @@ import {
 	until,
 	type ExecutionRecord,
 } from './helpers';
-import { FINAL_STATUSES, createWorkflow, runManually, slowCreateWorkflow } from '../e2e/helpers/workflows';
+import { FINAL_STATUSES, createWorkflow, endedExecution, runManually, slowCreateWorkflow } from '../e2e/helpers/workflows';
 
 const run = useQueueRun('default', 'figures.json');
 
@@ -177,7 +177,7 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		const createsBefore = jobCreations(run.sandbox);
 		const executionId = await runManually(stack.rest, workflowId, 'Start');
 		const worker = await until(`execution ${executionId} on a worker`, MINUTE, () => workerOf(stack).get(executionId), 250);
-		await until('the job created at the run.sandbox', MINUTE, () => (jobCreations(run.sandbox) > createsBefore ? true : undefined), 250);
+		await until('the job created at the sandbox', MINUTE, () => (jobCreations(run.sandbox) > createsBefore ? true : undefined), 250);
 		const job = run.sandbox.state.jobs().find((j) => j.attributes.name === jobName);
 		expect(job).toBeDefined();
 		await sleep(2000); // in the wait loop
@@ -190,10 +190,9 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		// What n8n records: Bull finds the job stalled once its lock expires (QUEUE_LOCK_ENV), moves it to failed
 		// (n8n sets maxStalledCount 0: no re-run), and main marks the execution after a 30 s grace window.
 		const get = (id: string) => stack.publicApi.call<ExecutionRecord>('GET', `/executions/${id}?includeData=true`);
-		const recorded = await until('n8n to record the execution as ended', 4 * MINUTE, async () => {
-			const execution = await get(executionId);
-			return FINAL_STATUSES.includes(execution.status) ? execution : undefined;
-		}, 1000).catch(() => get(executionId));
+		const recorded = await endedExecution(stack.publicApi, executionId, `execution ${executionId} (its worker killed)`, 4 * MINUTE).catch(() =>
+			get(executionId),
+		);
 		const otherWorker = stack.workers.find((w) => w.name !== worker)!;
 		figure('worker crash: what n8n records', {
 			status: recorded.status,
@@ -223,10 +222,7 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		}
 		figure('worker crash: Retry of the execution', retryOutcome, `jobs created so far: ${jobCreations(run.sandbox) - createsBefore}`);
 		const rerunId = await runManually(stack.rest, workflowId, 'Start');
-		const rerun = await until('the re-run to end', 3 * MINUTE, async () => {
-			const execution = await get(rerunId);
-			return FINAL_STATUSES.includes(execution.status) ? execution : undefined;
-		}, 1000);
+		const rerun = await endedExecution(stack.publicApi, rerunId, `the re-run, execution ${rerunId}`, 3 * MINUTE);
 		figure('worker crash: the workflow run again', rerun.status);
 		const createsTotal = jobCreations(run.sandbox) - createsBefore;
 		figure('worker crash: jobs created for the one item after the crash, a Retry and a re-run', createsTotal, 'If a Job With This Name Exists: Use the Existing Job');

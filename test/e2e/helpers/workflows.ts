@@ -155,9 +155,23 @@ export async function runOnServer(
 	const workflowId = await createWorkflow(stack.api, workflow, `${workflow.name} #${++serverRuns}`);
 	const t1 = Date.now();
 	const executionId = await runManually(stack.rest, workflowId, trigger);
+	const execution = await endedExecution(stack.api, executionId, `execution ${executionId} of "${workflow.name}"`, timeoutMs);
+	if (!execution.data?.resultData) throw new Error(`execution ${executionId} of "${workflow.name}" has no run data: ${JSON.stringify(execution)}`);
+	const t2 = Date.now();
+	process.stderr.write(
+		`[runOnServer] ${workflow.name}: create ${(t1 - t0) / 1000} s, run ${(t2 - t1) / 1000} s, status ${execution.status}\n`,
+	);
+	return { ...execution, workflowId };
+}
+
+/**
+ * Waits up to `timeoutMs` for an execution to end (a FINAL_STATUSES status; not stored yet counts as not
+ * ended) and returns it with its data, from the public API. `what` names it in the timeout's error.
+ */
+export async function endedExecution(api: PublicApiClient, executionId: string, what: string, timeoutMs: number): Promise<ServerRun> {
 	const get = async (includeData: boolean): Promise<ServerRun | undefined> => {
 		try {
-			return await stack.api.call<ServerRun>('GET', `/executions/${executionId}?includeData=${includeData}`);
+			return await api.call<ServerRun>('GET', `/executions/${executionId}?includeData=${includeData}`);
 		} catch (error) {
 			if (error instanceof HttpError && error.status === 404) return undefined; // not stored yet
 			throw error;
@@ -165,7 +179,7 @@ export async function runOnServer(
 	};
 	let last: string | undefined;
 	try {
-		await until(`execution ${executionId} of "${workflow.name}" to end`, timeoutMs, async () => {
+		await until(`${what} to end`, timeoutMs, async () => {
 			const execution = await get(false);
 			last = execution?.status;
 			return execution && FINAL_STATUSES.includes(execution.status) ? true : undefined;
@@ -174,12 +188,8 @@ export async function runOnServer(
 		throw new Error(`${(error as Error).message} in n8n ${N8N_VERSION} (last status: ${last ?? 'not stored'})`);
 	}
 	const execution = await get(true);
-	if (!execution?.data?.resultData) throw new Error(`execution ${executionId} of "${workflow.name}" has no run data: ${JSON.stringify(execution)}`);
-	const t2 = Date.now();
-	process.stderr.write(
-		`[runOnServer] ${workflow.name}: create ${(t1 - t0) / 1000} s, run ${(t2 - t1) / 1000} s, status ${execution.status}\n`,
-	);
-	return { ...execution, id: String(execution.id), workflowId };
+	if (!execution) throw new Error(`${what} ended, then was gone from n8n ${N8N_VERSION}`);
+	return { ...execution, id: String(execution.id) };
 }
 
 /** runOnServer for a run that must succeed: any other status fails with n8n's error. */
