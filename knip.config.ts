@@ -19,8 +19,10 @@ const config: KnipConfig = {
 		'sandbox/src/cli.ts',
 		'scripts/*.ts',
 		'scripts/n8n/{start,install,matrix,tour,screenshot}.ts',
-		// Spawned by path as a child process (`node --import tsx bench/memory-child.ts`, bench/run.ts).
+		// Spawned by path as child processes (`node --import tsx …`): bench/run.ts's memory child, and the
+		// processes that ask for system packages at the same moment in test/system/packages.test.ts.
 		'bench/memory-child.ts',
+		'test/system/ensure-child.ts',
 		// Run by hand: `npm exec -- node --import tsx bench/sandbox.bench.ts` (bench/README.md, sandbox/README.md).
 		'bench/sandbox.bench.ts',
 		// Run by hand: `npx tsx test/install/peer-copy-check.ts`, the evidence behind docs/install.md and docs/versions.md.
@@ -56,10 +58,8 @@ const config: KnipConfig = {
 		'@n8n/eslint-plugin-community-nodes',
 	],
 	ignoreBinaries: [
-		// Debian's programs, not npm packages: apt-get installs Chromium for the tour (scripts/n8n/chromium.ts),
-		// pg_config finds Postgres's tools (scripts/n8n/queue/postgres.ts), openssl makes the TLS tests'
-		// certificates (test/harness/tlsProxy.ts).
-		'apt-get',
+		// Debian's programs, not npm packages: pg_config finds Postgres's tools (scripts/n8n/queue/postgres.ts),
+		// openssl makes the TLS tests' certificates (test/harness/tlsProxy.ts).
 		'pg_config',
 		'openssl',
 	],

@@ -6,6 +6,9 @@
  * - checks, then tests: typecheck → lint → lint:links → lint:dead → release:check (packs, so builds dist/) →
  *   unit → integration (six jest workers: its tests mostly wait on timers and sockets);
  * - n8n:install (from npm's cache when it has the packages), beside them;
+ * - system-pkgs: the Debian packages the e2e and queue layers need (redis-server, chromium), installed once
+ *   under the machine's lock (scripts/system-packages.ts), beside them too. A machine that lacks one and cannot
+ *   install it (not root, no apt-get) stops before any stage, with the command to install them;
  * - then e2e, then queue (its three suites side by side), one after the other. Side by side (measured on a
  *   clean clone on 2026-11-26: 749 s in all, 1,540 CPU-seconds in 810 s with `npm ci`) they kept both cores
  *   busy all along: main took 26 to 36 s to restart instead of 10, the alert trigger's 200 jobs were not all
@@ -19,6 +22,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 
 import { projectRoot } from './n8n/paths';
+import { TEST_PACKAGES, refusal } from './system-packages';
 
 interface Stage {
 	name: string;
@@ -103,7 +107,16 @@ function table(): string {
 }
 
 async function main(): Promise<void> {
+	// Before any stage: a machine that lacks a system package and cannot install it (not root, no apt-get) stops
+	// here, with the packages and the command to install them, instead of failing suites half an hour later.
+	const refused = refusal(TEST_PACKAGES);
+	if (refused) {
+		process.stderr.write(`[test] ${refused.replace(/\n/g, '\n[test] ')}\n`);
+		process.exitCode = 1;
+		return;
+	}
 	const install = run({ name: 'n8n-install', command: ['run', 'n8n:install'] });
+	const systemPackages = run({ name: 'system-pkgs', command: ['run', 'system:packages'] });
 	const checks = lane([
 		{ name: 'typecheck', command: ['run', 'typecheck'] },
 		{ name: 'lint', command: ['run', 'lint'] },
@@ -123,7 +136,7 @@ async function main(): Promise<void> {
 			{ name: 'unit', command: ['run', 'test:unit', '--', '--ci'] },
 			{ name: 'integration', command: ['run', 'test:integration', '--', '--ci'] },
 		]);
-		if (!(await install)) {
+		if (!(await install) || !(await systemPackages)) {
 			skip('e2e', 'queue');
 			return false;
 		}
@@ -131,7 +144,7 @@ async function main(): Promise<void> {
 		const queue = await run({ name: 'queue', command: ['run', 'test:queue'], env: { FTM_QUEUE_BUILT: '1' } });
 		return early && e2e && queue;
 	})();
-	const results = await Promise.all([install, checks, tests]);
+	const results = await Promise.all([install, systemPackages, checks, tests]);
 	process.stdout.write(`\n${table()}\n`);
 	process.exitCode = results.every(Boolean) ? 0 : 1;
 }

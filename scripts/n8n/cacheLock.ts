@@ -1,22 +1,22 @@
 /**
- * One installer at a time into `.n8n-cache/` (parallel jest workers, other checkouts sharing the cache): a
- * lock folder holding its owner's pid. A lock whose owner is gone (a killed install) is removed; a lock whose
- * owner has not written its pid yet is waited for.
+ * One process at a time for an install (parallel jest workers, other checkouts sharing a cache): a lock folder
+ * holding its owner's pid. A lock whose owner is gone (a killed install) is removed; a lock whose owner has not
+ * written its pid yet is waited for.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pidAlive, sleep } from './lib';
 import { cacheRoot } from './paths';
 
-export async function withCacheLock<T>(
-	name: string,
+/** Runs `body` while holding the lock folder `lock` (created with its parent folders). */
+export async function withLock<T>(
+	lock: string,
 	what: string,
 	log: (line: string) => void,
 	body: () => Promise<T>,
 	pollMs = 1000,
 ): Promise<T> {
-	fs.mkdirSync(cacheRoot, { recursive: true });
-	const lock = path.join(cacheRoot, `.${name}.lock`);
+	fs.mkdirSync(path.dirname(lock), { recursive: true });
 	let told = false;
 	for (;;) {
 		try {
@@ -46,4 +46,15 @@ export async function withCacheLock<T>(
 	} finally {
 		fs.rmSync(lock, { recursive: true, force: true });
 	}
+}
+
+/** The lock `name` inside `.n8n-cache/`: one installer at a time into the cache. */
+export function withCacheLock<T>(
+	name: string,
+	what: string,
+	log: (line: string) => void,
+	body: () => Promise<T>,
+	pollMs = 1000,
+): Promise<T> {
+	return withLock(path.join(cacheRoot, `.${name}.lock`), what, log, body, pollMs);
 }

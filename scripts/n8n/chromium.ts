@@ -3,31 +3,12 @@
  * playwright launches /usr/bin/chromium). Used by the tour (tour.ts, test/e2e/tour.test.ts), the node-panel
  * screenshot (screenshot.ts) and the install routes (test/install/install-routes.test.ts).
  */
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import { chromium, selectors, type Browser } from 'playwright-core';
+import { CHROMIUM, ensureSystemPackages } from '../system-packages';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-/**
- * Returns Debian's chromium, installing it with apt when /usr/bin/chromium is missing (about 70 s with
- * `apt-get update`; needs root and Debian's repositories, as on CI). Installs at most once: a second call
- * finds the binary.
- */
-export function ensureChromium(log: (line: string) => void = () => undefined, binary: string = CHROMIUM): string {
-	if (fs.existsSync(binary)) return binary;
-	log(`${binary} not found: apt-get update && apt-get install -y chromium`);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const apt = (args: string[]) => spawnSync('apt-get', args, { stdio: 'inherit', env, timeout: 15 * 60 * 1000 });
-	const update = apt(['update']);
-	if (update.status !== 0) log(`apt-get update failed (exit ${update.status ?? update.signal}); trying the install anyway`);
-	const install = apt(['install', '-y', 'chromium']);
-	if (install.status !== 0 || !fs.existsSync(binary)) {
-		throw new Error(
-			`could not install chromium with apt-get (exit ${install.status ?? install.signal}${install.error ? `, ${install.error.message}` : ''}): ` +
-				'run "apt-get update && apt-get install -y chromium" as root',
-		);
-	}
+/** Debian's chromium, installed first when missing (scripts/system-packages.ts: once, under the machine's lock). */
+export async function ensureChromium(log: (line: string) => void = () => undefined): Promise<string> {
+	const { [CHROMIUM.name]: binary } = await ensureSystemPackages([CHROMIUM], { log });
 	return binary;
 }
 
@@ -37,7 +18,7 @@ export function ensureChromium(log: (line: string) => void = () => undefined, bi
  * n8n's `data-test-id` attribute.
  */
 export async function launchChromium(log: (line: string) => void = () => undefined): Promise<Browser> {
-	const executablePath = ensureChromium(log);
+	const executablePath = await ensureChromium(log);
 	selectors.setTestIdAttribute('data-test-id');
 	return chromium.launch({
 		executablePath,

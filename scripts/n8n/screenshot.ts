@@ -95,7 +95,7 @@ async function main(): Promise<void> {
 	const width = Number(values.width);
 	const height = Number(values.height);
 
-	ensureChromium(say);
+	await ensureChromium(say);
 	await ensureN8nInstalled();
 	const work = tempDir('ftm-screenshot-');
 	const stops: Array<() => Promise<void>> = [];

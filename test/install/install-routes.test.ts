@@ -122,7 +122,7 @@ describe('Settings › Community Nodes › Install, in Chromium', () => {
 
 	test('install X through the dialog, the nodes run; X+1 through the update route; the workflow saved with X opens and runs', async () => {
 		const t0 = Date.now();
-		ensureChromium(say);
+		await ensureChromium(say);
 		fs.rmSync(SHOTS, { recursive: true, force: true });
 		fs.mkdirSync(SHOTS, { recursive: true });
 		const options = privateRegistryN8n('n8n-ui');

@@ -1,32 +1,16 @@
 /**
- * A private Redis for n8n's Bull queue: the system's redis-server (as root, installed with apt-get when
- * missing), in the foreground in its own process group, on 127.0.0.1 only, without persistence.
+ * A private Redis for n8n's Bull queue: the system's redis-server (installed with apt-get when missing, once
+ * for the machine: scripts/system-packages.ts), in the foreground in its own process group, on 127.0.0.1
+ * only, without persistence.
  * No npm package ships a Redis binary that installs offline (redis-memory-server downloads and builds source).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as path from 'node:path';
-import { type ManagedProcess, runCommand, spawnGroup, untilServing } from '../lib';
+import { REDIS, ensureSystemPackages } from '../../system-packages';
+import { type ManagedProcess, spawnGroup, untilServing } from '../lib';
 
 type Log = (line: string) => void;
-
-const SEARCH_DIRS = ['/usr/bin', '/usr/local/bin', '/usr/sbin', '/bin'];
-
-/** redis-server from PATH or the usual folders, or undefined. */
-function findRedisServer(): string | undefined {
-	const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SEARCH_DIRS];
-	for (const dir of dirs) {
-		const file = path.join(dir, 'redis-server');
-		try {
-			fs.accessSync(file, fs.constants.X_OK);
-			return file;
-		} catch {
-			// not here
-		}
-	}
-	return undefined;
-}
 
 function redisVersion(binary: string): string {
 	try {
@@ -34,34 +18,6 @@ function redisVersion(binary: string): string {
 	} catch {
 		return 'unknown version';
 	}
-}
-
-/** redis-server, installed with apt-get when missing and this process is root. */
-async function ensureRedisServer(log: Log): Promise<string> {
-	const found = findRedisServer();
-	if (found) return found;
-	if (process.getuid?.() !== 0) {
-		throw new Error('redis-server is not installed. Install it once with: sudo apt-get install -y redis-server');
-	}
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const install = () =>
-		runCommand('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], {
-			label: 'apt-get install redis-server',
-			env,
-			timeoutMs: 300000,
-		});
-	log('redis-server is missing; running as root, so: apt-get install -y --no-install-recommends redis-server');
-	try {
-		await install();
-	} catch (error) {
-		log(`apt-get install failed (${(error as Error).message.split('\n')[0]}); running apt-get update, then trying again`);
-		await runCommand('apt-get', ['update'], { label: 'apt-get update', env, timeoutMs: 300000 });
-		await install();
-	}
-	const installed = findRedisServer();
-	if (!installed) throw new Error('apt-get installed redis-server, but no redis-server binary was found');
-	log(`installed ${installed} (${redisVersion(installed)})`);
-	return installed;
 }
 
 /** Sends PING; resolves true on +PONG. */
@@ -101,7 +57,7 @@ export interface StartRedisOptions {
 /** Starts redis-server on 127.0.0.1:port and waits until it answers PING. */
 export async function startRedis(options: StartRedisOptions): Promise<RedisServer> {
 	const log = options.log ?? ((line: string) => process.stderr.write(`[redis] ${line}\n`));
-	const binary = await ensureRedisServer(log);
+	const { [REDIS.name]: binary } = await ensureSystemPackages([REDIS], { log });
 	fs.mkdirSync(options.dir, { recursive: true });
 	const proc = spawnGroup(
 		binary,
