@@ -9,7 +9,7 @@ import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpe
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
 import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
 import { checkCostMaximum, costGuardProperties, readCostMaximum } from '../../helpers/costGuard';
-import { jobItemJson, readJobShape, simplifyJobProperty, toolMoney } from '../../helpers/jobOutput';
+import { isToolShape, jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties, toolMoney } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
 
@@ -52,6 +52,7 @@ const properties: INodeProperties[] = [
 	},
 	...waitProperties,
 	simplifyJobProperty,
+	...jobToolOutputProperties,
 ];
 
 export const description = updateDisplayOptions(
@@ -120,10 +121,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
 	const dryRunCost = dryRun.attributes.stats?.estimatedCost ?? null;
-	const json: IDataObject =
-		shape === 'tool'
-			? { ...jobItemJson(job, shape), dryRunJobId: dryRun.id, dryRunEstimatedCost: toolMoney(dryRunCost) }
-			: { ...jobItemJson(job, shape), dryRunJobId: dryRun.id, estimatedCost: dryRunCost as IDataObject | null };
+	const json = jobItemJson(
+		job,
+		shape,
+		isToolShape(shape)
+			? { dryRunJobId: dryRun.id, dryRunEstimatedCost: toolMoney(dryRunCost) }
+			: { dryRunJobId: dryRun.id, estimatedCost: dryRunCost as IDataObject | null },
+	);
 	markCreated(json, created);
 	return [{ json }];
 }
