@@ -15,6 +15,7 @@ import * as job from './actions/job/Job.resource';
 import * as storage from './actions/storage/Storage.resource';
 import * as user from './actions/user/User.resource';
 import { router } from './actions/router';
+import { actionBuilderHint } from './builderHints';
 import { toolReplacements } from './actions/toolDescription';
 import { requestOptions } from './descriptions/common.descriptions';
 import { listSearch } from './methods';
@@ -85,6 +86,8 @@ export class FileTransferManager implements INodeType {
 		defaults: { name: 'File Transfer Manager' },
 		// The tool variant (n8n's AI Agent, MCP Server Trigger) gets a description for a model: actions/toolDescription.ts.
 		usableAsTool: { replacements: toolReplacements() },
+		// For n8n's AI workflow builder (n8n 2.x); n8n 1.x carries it along unread.
+		builderHint: actionBuilderHint,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'fileTransferManagerOAuth2Api', required: true }],

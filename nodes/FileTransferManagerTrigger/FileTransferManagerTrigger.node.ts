@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { triggerBuilderHint } from '../FileTransferManager/builderHints';
 import { listSearch } from '../FileTransferManager/methods';
 import { properties, subtitle } from './description';
 import { pollJobs } from './poll';
@@ -22,6 +23,8 @@ export class FileTransferManagerTrigger implements INodeType {
 			'Run and track file transfer jobs, or start a workflow when a job finishes, fails, gets stuck or is canceled',
 		defaults: { name: 'File Transfer Manager Trigger' },
 		polling: true,
+		// For n8n's AI workflow builder (n8n 2.x); n8n 1.x carries it along unread.
+		builderHint: triggerBuilderHint,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'fileTransferManagerOAuth2Api', required: true }],

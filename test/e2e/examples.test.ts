@@ -43,20 +43,17 @@ function runExample(workflow: WorkflowJson): Promise<RunResult> {
 	return runToSuccess(stack, withCredential(workflow, stack.credential));
 }
 
-/** The example with the Settings node's maxCost replaced. */
-function withMaxCost(workflow: WorkflowJson, maxCost: number): WorkflowJson {
+/** The example with Run From Dry Run's Max Estimated Cost replaced. */
+function withMaxCost(workflow: WorkflowJson, maxCost: string): WorkflowJson {
 	return {
 		...workflow,
-		nodes: workflow.nodes.map((node) => {
-			if (node.name !== 'Settings') return node;
-			const parameters = node.parameters as { assignments: { assignments: Array<{ name: string; value: unknown }> } };
-			const assignments = parameters.assignments.assignments.map((a) => (a.name === 'maxCost' ? { ...a, value: maxCost } : a));
-			return { ...node, parameters: { ...parameters, assignments: { assignments } } };
-		}),
+		nodes: workflow.nodes.map((node) =>
+			node.name === 'Run From Dry Run' ? { ...node, parameters: { ...(node.parameters as Record<string, unknown>), maxEstimatedCost: maxCost } } : node,
+		),
 	};
 }
 
-describe('example 1: dry run, cost gate, run from dry run, report', () => {
+describe('example 1: dry run, run from dry run with Max Estimated Cost, report', () => {
 	test('under the limit: the real job copies /reports to archive:/archive/reports and the report matches it', async () => {
 		const sourceDir = path.join(sandbox.state.storageDir(FILES), 'reports');
 		const targetDir = path.join(sandbox.state.storageDir(ARCHIVE), 'archive', 'reports');
@@ -67,7 +64,8 @@ describe('example 1: dry run, cost gate, run from dry run, report', () => {
 
 		const run = await runExample(readExample(EXAMPLE_FILES.dryRunThenRun));
 
-		expect(ranItems(run, 'Too Expensive')).toBeUndefined();
+		expect(ranItems(run, 'Not Run')).toBeUndefined();
+		expect(ranItems(run, 'Run From Dry Run', 1)).toEqual([]);
 		const report = nodeOutput(run, 'Report');
 		expect(report).toHaveLength(1);
 		const [summary] = report;
@@ -116,25 +114,28 @@ describe('example 1: dry run, cost gate, run from dry run, report', () => {
 		expect(sandbox.requests.count({ method: 'POST', path: '/jobs', status: 201 })).toBe(2);
 	}, 10 * MINUTE);
 
-	test('over the limit: the "Too Expensive" branch reports the estimate and no real job is started', async () => {
+	test('over the maximum: Run From Dry Run refuses the item to its error output, Not Run reports why, no real job is started', async () => {
 		const jobsBefore = sandbox.state.jobs().length;
 		sandbox.requests.clear();
 
 		// Every estimate is at least 0.01 (the per-job price), so 0.001 is always exceeded.
-		const run = await runExample(withMaxCost(readExample(EXAMPLE_FILES.dryRunThenRun), 0.001));
+		const run = await runExample(withMaxCost(readExample(EXAMPLE_FILES.dryRunThenRun), '0.001'));
 
-		expect(ranItems(run, 'Run From Dry Run')).toBeUndefined();
+		expect(ranItems(run, 'Run From Dry Run')).toEqual([]);
 		expect(ranItems(run, 'Report')).toBeUndefined();
 		const [dryRunItem] = nodeOutput(run, 'Dry Run');
-		const out = nodeOutput(run, 'Too Expensive');
+		const out = nodeOutput(run, 'Not Run');
 		expect(out).toHaveLength(1);
 		const dryRun = sandbox.state.job(dryRunItem.id as string)!;
 		const cost = dryRun.attributes.stats.estimatedCost!;
 		expect(out[0]).toEqual({
 			dryRunJobId: dryRun.id,
 			estimatedCost: cost,
-			message: `Not started: the dry run "Archive reports" (${dryRun.id}) estimates ${cost.amount} ${cost.currency}, above the limit of 0.001.`,
+			reason: `Not started: dry run ${dryRun.id} estimates ${cost.amount} ${cost.currency}, above the maximum of 0.001 USD [item 0]`,
+			howToGoOn:
+				'No job was started. To go on, raise Max Estimated Cost (or clear it for no maximum), or narrow the source (a sub-folder, or scope rules) in a new dry run and run that one.',
 		});
+		// The dry run only: the real job was refused before its POST.
 		expect(sandbox.state.jobs().length).toBe(jobsBefore + 1);
 		expect(sandbox.requests.count({ method: 'POST', path: '/jobs' })).toBe(1);
 	}, 10 * MINUTE);

@@ -13,6 +13,8 @@
  *   reads the estimated cost from the output → run_from_dry_run → get_job until the run ends, and after
  *   each call checks the sandbox's state; then list_jobs (at most 50, with more than 50 jobs in the sandbox)
  *   and get_job_errors;
+ * - run_from_dry_run's fixed Max Estimated Cost: a dry run estimated above it is a tool error (isError) that
+ *   says the estimate, the maximum and what to do, and no job is started at the sandbox; one at it runs;
  * - sends bad arguments, which must come back as tool errors (isError), not as a crash or a hang;
  * - checks that no tool output holds the client secret or any access token the sandbox issued;
  * - prints the size of each tool result (`[mcp e2e] bytes <tool>: N`, UTF-8 bytes of its text).
@@ -404,6 +406,54 @@ describe('an agent copies files: list_storages → create_dry_run → get_job �
 		const text = JSON.stringify(errors);
 		for (const error of heldErrors) expect(text).toContain(error.attributes.message);
 	}, 2 * MINUTE);
+});
+
+describe("the spending guard: run_from_dry_run's Max Estimated Cost (5.00 USD, fixed in the example)", () => {
+	/** A finished dry run of files → archive in the sandbox, with this estimate. */
+	const dryRunWith = (amount: string): string => {
+		const { createdAt: _createdAt, updatedAt: _updatedAt, ...base } = sandbox.state.job(DEMO_IDS.jobIds.dryRun)!.attributes;
+		const stats = { ...base.stats, estimatedCost: { amount, currency: 'USD' } };
+		const target = { ...base.target, path: `/mcp-guard-${amount}` };
+		return sandbox.control.insertJobs(1, { ...base, name: `MCP guard ${amount}`, dryRun: true, status: 'finished', target, stats })[0];
+	};
+	const creates = () => sandbox.requests.count({ method: 'POST', path: '/jobs' });
+
+	test('the maximum is no argument of the tool: the model cannot change it', () => {
+		const schema = tools.find((tool) => tool.name === 'run_from_dry_run')!.inputSchema;
+		expect(Object.keys(schema.properties ?? {})).toEqual(['jobId']);
+		const node = readExample(EXAMPLE_FILES.mcpAssistant).nodes.find((n) => n.name === 'run_from_dry_run')!;
+		expect(node.parameters).toMatchObject({ maxEstimatedCost: '5.00', maxEstimatedCostCurrency: 'USD' });
+	});
+
+	test('a dry run estimated above the maximum: a tool error with the estimate, the maximum and what to do; no job started', async () => {
+		const dryRunId = dryRunWith('250.00');
+		const jobsBefore = sandbox.state.jobs().length;
+		const createsBefore = creates();
+
+		const result = await call('run_from_dry_run', { jobId: dryRunId });
+		say(`run_from_dry_run {above the maximum} -> isError ${result.isError}: ${result.text}`);
+
+		expect(result.isError).toBe(true);
+		expect(result.text).toContain(`Not started: dry run ${dryRunId} estimates 250.00 USD, above the maximum of 5.00 USD`);
+		expect(result.text).toContain('No job was started.');
+		expect(result.text).toContain('a tool call cannot change it. Tell the user the estimate.');
+		expect(result.text).toContain('a dry run of a narrower source');
+		expect(result.text).not.toContain('[item');
+		// Nothing reached the sandbox that starts a job.
+		expect(creates()).toBe(createsBefore);
+		expect(sandbox.state.jobs().length).toBe(jobsBefore);
+	}, MINUTE);
+
+	test('a dry run estimated at the maximum runs', async () => {
+		const dryRunId = dryRunWith('5.00');
+		const jobsBefore = sandbox.state.jobs().length;
+
+		const item = await callOne('run_from_dry_run', { jobId: dryRunId });
+
+		expect(item).toMatchObject({ dryRunJobId: dryRunId, dryRunEstimatedCost: { amount: 5, currency: 'USD' }, dryRun: false });
+		expect(sandbox.state.jobs().length).toBe(jobsBefore + 1);
+		expect(sandbox.state.job(String(item.id))?.attributes).toMatchObject({ dryRun: false, name: 'MCP guard 5.00 (run)' });
+	}, MINUTE);
 });
 
 describe('bad arguments come back as tool errors', () => {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { statusJobJson } from '../../helpers/jobOutput';
+import { jobToolOutputProperties, statusJobJson } from '../../helpers/jobOutput';
 import { setJobStatus } from '../../helpers/jobStatus';
 
 const properties: INodeProperties[] = [
@@ -10,6 +10,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The job to cancel; any job that is not finished, failed or canceled. Canceling is final: a canceled job cannot be resumed.',
 	}),
+	...jobToolOutputProperties,
 ];
 
 export const description = updateDisplayOptions(
@@ -18,5 +19,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	return [{ json: statusJobJson(this, await setJobStatus(this, itemIndex, 'canceled')) }];
+	return [{ json: statusJobJson(this, await setJobStatus(this, itemIndex, 'canceled'), itemIndex) }];
 }

@@ -11,7 +11,7 @@ import {
 } from '../../descriptions/common.descriptions';
 import { jobAttributesFromParameters } from '../../helpers/jobBody';
 import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
-import { jobItemJson, readJobShape, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
 import { invalidInput } from '../../helpers/validate';
@@ -257,6 +257,7 @@ const properties: INodeProperties[] = [
 	},
 	...waitProperties,
 	simplifyJobProperty,
+	...jobToolOutputProperties,
 ];
 
 export const description = updateDisplayOptions(

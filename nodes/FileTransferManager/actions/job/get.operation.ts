@@ -6,11 +6,12 @@ import type { Job } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
 import { requestResource } from '../../helpers/shape';
 import { requireLocatorId } from '../../helpers/validate';
-import { jobItemJson, readJobShape, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
 
 const properties: INodeProperties[] = [
 	jobLocator({ description: 'The job to get' }),
 	simplifyJobProperty,
+	...jobToolOutputProperties,
 ];
 
 export const description = updateDisplayOptions(

@@ -12,7 +12,7 @@ import {
 	storageLocator,
 	userLocator,
 } from '../../descriptions/common.descriptions';
-import { jobItemJson, readJobShape, simplifyJobProperty } from '../../helpers/jobOutput';
+import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
 import { JOB_FILTER_API } from '../../helpers/jobFilters';
 import { filterQuery, filterSpecsOf, sortCollection } from '../../helpers/validate';
 import { getManyRecords } from '../../helpers/list';
@@ -88,6 +88,7 @@ const properties: INodeProperties[] = [
 	filters,
 	sortCollection([...JOB_SORT_FIELDS], 'createdAt'),
 	simplifyJobProperty,
+	...jobToolOutputProperties,
 ];
 
 export const description = updateDisplayOptions(

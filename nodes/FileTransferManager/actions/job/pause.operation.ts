@@ -2,13 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { statusJobJson } from '../../helpers/jobOutput';
+import { jobToolOutputProperties, statusJobJson } from '../../helpers/jobOutput';
 import { setJobStatus } from '../../helpers/jobStatus';
 
 const properties: INodeProperties[] = [
 	jobLocator({
 		description: 'The job to pause; it must be scanning, running or stuck. Pausing a paused job changes nothing.',
 	}),
+	...jobToolOutputProperties,
 ];
 
 export const description = updateDisplayOptions(
@@ -17,5 +18,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	return [{ json: statusJobJson(this, await setJobStatus(this, itemIndex, 'paused')) }];
+	return [{ json: statusJobJson(this, await setJobStatus(this, itemIndex, 'paused'), itemIndex) }];
 }

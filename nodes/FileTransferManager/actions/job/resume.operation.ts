@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { statusJobJson } from '../../helpers/jobOutput';
+import { jobToolOutputProperties, statusJobJson } from '../../helpers/jobOutput';
 import { setJobStatus } from '../../helpers/jobStatus';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 
@@ -12,6 +12,7 @@ const properties: INodeProperties[] = [
 			'The paused job to resume; it continues in the stage it was paused in (scanning or running)',
 	}),
 	...waitProperties,
+	...jobToolOutputProperties,
 ];
 
 export const description = updateDisplayOptions(
@@ -23,5 +24,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const resumed = await setJobStatus(this, itemIndex, 'running');
 	const job = wait ? await waitForJob(this, resumed, wait, itemIndex) : resumed;
-	return [{ json: statusJobJson(this, job) }];
+	return [{ json: statusJobJson(this, job, itemIndex) }];
 }

@@ -8,7 +8,8 @@ import { operationError } from '../../transport/operationError';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
 import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
-import { jobItemJson, readJobShape, simplifyJobProperty, toolMoney } from '../../helpers/jobOutput';
+import { checkCostMaximum, costGuardProperties, readCostMaximum } from '../../helpers/costGuard';
+import { isToolShape, jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties, toolMoney } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
 
@@ -18,6 +19,7 @@ const properties: INodeProperties[] = [
 		description:
 			'A finished dry-run job. A real job is created with its settings (transfer type, source, target, scope rules, conflict handling, failure conditions, rate limit, account, user and group).',
 	}),
+	...costGuardProperties,
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -50,6 +52,7 @@ const properties: INodeProperties[] = [
 	},
 	...waitProperties,
 	simplifyJobProperty,
+	...jobToolOutputProperties,
 ];
 
 export const description = updateDisplayOptions(
@@ -105,9 +108,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const ifNameExists = readIfNameExists(this, itemIndex, extra, name, 'Name');
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const shape = readJobShape(this, itemIndex);
+	const maximum = readCostMaximum(this, itemIndex);
 
 	const { created, prepared } = await createJobInTurn(this, ifNameExists, name, itemIndex, async () => {
 		const dryRun = await finishedDryRun(this, dryRunId, itemIndex);
+		// Before any request that could start the real job (the name lookup of If a Job With This Name Exists too).
+		if (maximum) checkCostMaximum(this, dryRun, maximum, itemIndex);
 		const attributes: JobCreateAttributes = { ...attributesFromDryRun(dryRun, name), ...additional };
 		return { dryRun, attributes };
 	});
@@ -115,10 +121,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
 	const dryRunCost = dryRun.attributes.stats?.estimatedCost ?? null;
-	const json: IDataObject =
-		shape === 'tool'
-			? { ...jobItemJson(job, shape), dryRunJobId: dryRun.id, dryRunEstimatedCost: toolMoney(dryRunCost) }
-			: { ...jobItemJson(job, shape), dryRunJobId: dryRun.id, estimatedCost: dryRunCost as IDataObject | null };
+	const json = jobItemJson(
+		job,
+		shape,
+		isToolShape(shape)
+			? { dryRunJobId: dryRun.id, dryRunEstimatedCost: toolMoney(dryRunCost) }
+			: { dryRunJobId: dryRun.id, estimatedCost: dryRunCost as IDataObject | null },
+	);
 	markCreated(json, created);
 	return [{ json }];
 }
