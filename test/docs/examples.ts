@@ -178,8 +178,13 @@ export function valueAt(value: unknown, at: string): unknown {
 	return current;
 }
 
-/** Replaces every string `$name.path` in a parameter value by the value it names. */
+/**
+ * Replaces every string `$name.path` in a parameter value by the value it names, and `$now-<n>s` by the ISO
+ * time n seconds ago (a job started a moment before the example's run).
+ */
 export function resolveReferences(value: unknown, named: Record<string, unknown>): unknown {
+	const ago = typeof value === 'string' ? /^\$now-(\d+)s$/.exec(value) : null;
+	if (ago) return new Date(Date.now() - Number(ago[1]) * 1000).toISOString();
 	if (typeof value === 'string' && value.startsWith('$')) {
 		const [name, ...rest] = value.slice(1).split('.');
 		if (!(name in named)) throw new Error(`"${value}" names no earlier output or set-up result of the page`);
