@@ -168,6 +168,26 @@ export function differences(shown: unknown, real: unknown, vary: string[] = [], 
 	return shown === real ? [] : [`${name}: the page shows ${JSON.stringify(shown)}, the node output ${JSON.stringify(real)}`];
 }
 
+/**
+ * The real output with the page's values kept at the `vary` paths where they have the same form, so that
+ * writing the outputs into a page (FTM_UPDATE_DOCS=1) does not stamp it with the ids and times of that run.
+ */
+export function keepShownVarying(shown: unknown, real: unknown, vary: string[] = [], at = ''): unknown {
+	if (at !== '' && vary.some((pattern) => pathMatches(pattern, at))) {
+		return differences(shown, real, vary, at).length === 0 && kindOf(shown) !== 'object' ? shown : real;
+	}
+	if (Array.isArray(real)) {
+		return real.map((entry, i) => keepShownVarying(Array.isArray(shown) ? shown[i] : undefined, entry, vary, at === '' ? String(i) : `${at}.${i}`));
+	}
+	if (kindOf(real) === 'object') {
+		const source = kindOf(shown) === 'object' ? (shown as Record<string, unknown>) : {};
+		return Object.fromEntries(
+			Object.entries(real as Record<string, unknown>).map(([key, entry]) => [key, keepShownVarying(source[key], entry, vary, at === '' ? key : `${at}.${key}`)]),
+		);
+	}
+	return real;
+}
+
 /** A value at a dotted path (`id`, `0.id`), or undefined. */
 export function valueAt(value: unknown, at: string): unknown {
 	let current = value;

@@ -14,7 +14,7 @@ import type { Sandbox } from '../../sandbox/src/api';
 import { credentialsFor, runNode, triggerHandle } from '../harness/engine';
 import { callTool } from '../harness/tool';
 import type { JsonBlock, OutputSpec } from './examples';
-import { differences, documentationPages, formatJson, jsonBlocks, resolveReferences, ROOT, valueAt } from './examples';
+import { differences, documentationPages, formatJson, jsonBlocks, keepShownVarying, resolveReferences, ROOT, valueAt } from './examples';
 
 const UPDATE = process.env.FTM_UPDATE_DOCS === '1';
 
@@ -115,7 +115,13 @@ describe.each(pages.filter((file) => blocks.some((block) => block.file === file 
 		if (spec.as) named[spec.as] = real;
 		if (UPDATE) {
 			const list = rewrites.get(file) ?? [];
-			list.push({ start: block.start, end: block.end, text: `${formatJson(real)}\n` });
+			let shown: unknown;
+			try {
+				shown = JSON.parse(block.text);
+			} catch {
+				shown = undefined;
+			}
+			list.push({ start: block.start, end: block.end, text: `${formatJson(keepShownVarying(shown, real, spec.vary))}\n` });
 			rewrites.set(file, list);
 			return;
 		}
