@@ -159,8 +159,8 @@ export function differences(shown: unknown, real: unknown, vary: string[] = [], 
 	}
 	if (varies) {
 		for (const [form, pattern] of [['a UUID', UUID], ['an ISO time', ISO_TIME]] as const) {
-			if (typeof shown === 'string' && pattern.test(shown) && !pattern.test(String(real))) {
-				return [`${name}: the page shows ${form}, the node output ${JSON.stringify(real)}`];
+			if (typeof shown === 'string' && pattern.test(shown) !== pattern.test(String(real))) {
+				return [`${name}: the page shows ${JSON.stringify(shown)} and the node output ${JSON.stringify(real)}: only one of them is ${form}`];
 			}
 		}
 		return [];
