@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { N8N_VERSION, cacheRoot, findNodeRuntime, n8nBin, n8nInstallDir, n8nMajor, projectRoot } from './paths';
+import { profileEnv } from './profile';
 
 export { projectRoot } from './paths';
 
@@ -325,6 +326,8 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 		// `npm test` starts n8n about 55 times. Node keys entries by its version and each file's content and checks
 		// them when it reads.
 		NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || path.join(cacheRoot, 'compile-cache'),
+		// FTM_N8N_PROFILE=v3: n8n 3.0's coming defaults (profile.ts); a suite's own settings still come last.
+		...profileEnv(),
 		...options.extra,
 	};
 	// Values inherited from a developer's shell would point n8n elsewhere.

@@ -1,9 +1,12 @@
 /**
  * The version matrix: every end-to-end suite of test/e2e/ in each n8n version of the matrix.
  *
- *   npm run test:matrix [-- --versions 1.123.81,2.41.1] [-- --suites smoke,error-output] [-- --out tmp/matrix]
+ *   npm run test:matrix [-- --versions 1.123.81,2.41.1] [-- --profiles v3] [-- --suites smoke,error-output] [-- --out tmp/matrix]
  *
  * Versions: --versions, else FTM_MATRIX_VERSIONS (a comma list), else MATRIX_N8N_VERSIONS of paths.ts.
+ * Profiles (profile.ts): each adds a column of the pinned version with that profile's settings
+ * (FTM_N8N_PROFILE): --profiles, else FTM_MATRIX_PROFILES, else `v3` (n8n 3.0's coming defaults); an empty
+ * list adds none.
  * --suites keeps only the suites whose file name contains one of the given words (for working on one suite).
  *
  * It builds the package once, then for each version installs n8n into .n8n-cache/ when missing and runs one
@@ -23,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { ensureN8nInstalled, type InstallMarker } from './install';
 import { runCommand, shutdownManaged, spawnGroup } from './lib';
 import { MATRIX_N8N_VERSIONS, PINNED_N8N_VERSION, projectRoot } from './paths';
+import { parseProfile, runLabel, type N8nProfile } from './profile';
 
 const E2E_DIR = path.join(projectRoot, 'test', 'e2e');
 
@@ -41,6 +45,8 @@ export type Cell =
 
 export interface VersionRun {
 	version: string;
+	/** The profile of settings this column runs with (FTM_N8N_PROFILE), if any. */
+	profile?: N8nProfile;
 	/** Seconds this run spent installing (0 when it was installed already). */
 	installSeconds: number;
 	/** The install's own record (how long the first install took), when it is installed. */
@@ -141,8 +147,13 @@ function installText(run: VersionRun): string {
 }
 
 /** The table as Markdown: rows the suites, columns the versions, then the timings. */
+/** A column's heading: the version, and its profile (`v3`: n8n 3.0's coming defaults). */
+export function columnTitle(run: Pick<VersionRun, 'version' | 'profile'>): string {
+	return run.profile === 'v3' ? `n8n ${run.version} + 3.0 defaults` : `n8n ${run.version}`;
+}
+
 export function markdownTable(suites: string[], runs: VersionRun[]): string {
-	const head = `| Suite | ${runs.map((r) => `n8n ${r.version}`).join(' | ')} |`;
+	const head = `| Suite | ${runs.map((r) => columnTitle(r)).join(' | ')} |`;
 	const rule = `|---|${runs.map(() => '---').join('|')}|`;
 	const rows = suites.map((suite) => `| \`${suite}\` | ${runs.map((r) => mdEscape(cellText(r.cells[suite]))).join(' | ')} |`);
 	const install = `| *install* | ${runs.map((r) => installText(r)).join(' | ')} |`;
@@ -152,15 +163,16 @@ export function markdownTable(suites: string[], runs: VersionRun[]): string {
 
 /** The table for a terminal: one block per suite, one line per version. */
 function terminalTable(suites: string[], runs: VersionRun[]): string {
-	const width = Math.max(...runs.map((r) => r.version.length));
+	const label = (run: VersionRun) => runLabel(run.version, run.profile);
+	const width = Math.max(...runs.map((r) => label(r).length));
 	const out: string[] = [];
 	for (const suite of suites) {
 		out.push(suite);
-		for (const run of runs) out.push(`  ${run.version.padEnd(width)}  ${cellText(run.cells[suite])}`);
+		for (const run of runs) out.push(`  ${label(run).padEnd(width)}  ${cellText(run.cells[suite])}`);
 	}
 	out.push('timings');
 	for (const run of runs) {
-		out.push(`  ${run.version.padEnd(width)}  install ${installText(run)}, suites ${run.installError ? '—' : seconds(run.suitesSeconds)}`);
+		out.push(`  ${label(run).padEnd(width)}  install ${installText(run)}, suites ${run.installError ? '—' : seconds(run.suitesSeconds)}`);
 	}
 	return out.join('\n');
 }
@@ -172,15 +184,16 @@ function failuresSection(suites: string[], runs: VersionRun[]): string {
 			const cell = run.cells[suite];
 			if (cell.kind !== 'fail') continue;
 			const text = cell.fullMessage.split('\n').slice(0, 40).join('\n').replace(/```/g, "'''");
-			parts.push(`### n8n ${run.version} · \`${suite}\` · ${cell.test}\n\n\`\`\`\n${text || cell.message}\n\`\`\``);
+			parts.push(`### ${columnTitle(run)} · \`${suite}\` · ${cell.test}\n\n\`\`\`\n${text || cell.message}\n\`\`\``);
 		}
 	}
 	return parts.length ? `## Failures\n\n${parts.join('\n\n')}\n` : '';
 }
 
-async function runVersion(version: string, suites: string[], outDir: string): Promise<VersionRun> {
-	const run: VersionRun = { version, installSeconds: 0, suitesSeconds: 0, cells: {} };
-	const toRun = suites.filter((suite) => !(suite in PINNED_ONLY) || version === PINNED_N8N_VERSION);
+async function runVersion(version: string, profile: N8nProfile | undefined, suites: string[], outDir: string): Promise<VersionRun> {
+	const run: VersionRun = { version, profile, installSeconds: 0, suitesSeconds: 0, cells: {} };
+	const label = runLabel(version, profile);
+	const toRun = suites.filter((suite) => !(suite in PINNED_ONLY) || (version === PINNED_N8N_VERSION && !profile));
 	for (const suite of suites) {
 		if (!toRun.includes(suite)) run.cells[suite] = { kind: 'skipped', why: `pinned ${PINNED_N8N_VERSION} only: ${PINNED_ONLY[suite]}` };
 	}
@@ -205,17 +218,17 @@ async function runVersion(version: string, suites: string[], outDir: string): Pr
 	}
 	if (!toRun.length) return run;
 
-	const jsonFile = path.join(outDir, `jest-${version}.json`);
-	const logFile = path.join(outDir, `jest-${version}.log`);
+	const jsonFile = path.join(outDir, `jest-${label}.json`);
+	const logFile = path.join(outDir, `jest-${label}.log`);
 	fs.rmSync(jsonFile, { force: true });
 	fs.writeFileSync(logFile, '');
-	say(`n8n ${version}: ${toRun.length} suite(s) in one jest (output: ${path.relative(projectRoot, logFile)})`);
+	say(`${columnTitle(run)}: ${toRun.length} suite(s) in one jest (output: ${path.relative(projectRoot, logFile)})`);
 	const jestBin = require.resolve('jest/bin/jest');
 	const args = [jestBin, '--ci', '--runInBand', '--json', `--outputFile=${jsonFile}`, '--runTestsByPath', ...toRun.map((s) => path.join(E2E_DIR, s))];
 	const t1 = Date.now();
 	const proc = spawnGroup(process.execPath, args, {
-		label: `jest n8n ${version}`,
-		env: { ...process.env, FTM_N8N_VERSION: version, FTM_PACKAGE_BUILT: '1' },
+		label: `jest n8n ${label}`,
+		env: { ...process.env, FTM_N8N_VERSION: version, FTM_N8N_PROFILE: profile ?? '', FTM_PACKAGE_BUILT: '1' },
 		logFile,
 		echo: true,
 	});
@@ -255,11 +268,20 @@ async function main(): Promise<number> {
 	const { values } = parseArgs({
 		options: {
 			versions: { type: 'string' },
+			profiles: { type: 'string' },
 			suites: { type: 'string' },
 			out: { type: 'string', default: path.join(projectRoot, 'tmp', 'matrix') },
 		},
 	});
 	const versions = parseVersions(values.versions);
+	const profiles = (values.profiles ?? process.env.FTM_MATRIX_PROFILES ?? 'v3')
+		.split(',')
+		.map((name) => parseProfile(name))
+		.filter((profile): profile is N8nProfile => profile !== undefined);
+	const columns: Array<{ version: string; profile?: N8nProfile }> = [
+		...versions.map((version) => ({ version })),
+		...profiles.map((profile) => ({ version: PINNED_N8N_VERSION, profile })),
+	];
 	const all = e2eSuites();
 	for (const name of Object.keys(PINNED_ONLY)) {
 		if (!all.includes(name)) throw new Error(`PINNED_ONLY names ${name}, which is not in test/e2e/`);
@@ -271,15 +293,15 @@ async function main(): Promise<number> {
 	fs.mkdirSync(outDir, { recursive: true });
 
 	const started = new Date();
-	say(`n8n ${versions.join(', ')}; ${suites.length} suite(s): ${suites.join(', ')}`);
+	say(`${columns.map((c) => columnTitle(c)).join(', ')}; ${suites.length} suite(s): ${suites.join(', ')}`);
 	const tb = Date.now();
 	await runCommand('npm', ['run', 'build'], { label: 'npm run build' });
 	say(`built the package once (${seconds((Date.now() - tb) / 1000)})`);
 
 	const runs: VersionRun[] = [];
-	for (const version of versions) {
-		runs.push(await runVersion(version, suites, outDir));
-		say(`n8n ${version} done`);
+	for (const column of columns) {
+		runs.push(await runVersion(column.version, column.profile, suites, outDir));
+		say(`${columnTitle(column)} done`);
 	}
 	const finished = new Date();
 

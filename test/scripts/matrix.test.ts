@@ -4,7 +4,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PINNED_ONLY, cellOf, e2eSuites, markdownTable, summarizeFailure, type VersionRun } from '../../scripts/n8n/matrix';
+import { PINNED_ONLY, cellOf, columnTitle, e2eSuites, markdownTable, summarizeFailure, type VersionRun } from '../../scripts/n8n/matrix';
+import { parseProfile, profileEnv } from '../../scripts/n8n/profile';
 import { projectRoot } from '../../scripts/n8n/paths';
 
 const assertion = (fullName: string, status: string, failureMessages: string[] = []) => ({
@@ -107,5 +108,33 @@ describe('the suites of the matrix', () => {
 		const files = fs.readdirSync(path.join(projectRoot, 'test', 'e2e')).filter((name) => name.endsWith('.test.ts'));
 		expect(e2eSuites()).toEqual(files.sort());
 		expect(Object.keys(PINNED_ONLY).filter((name) => !files.includes(name))).toEqual([]);
+	});
+});
+
+describe('the 3.0 profile column', () => {
+	test('a profile run is its own column, headed by its version and "3.0 defaults"', () => {
+		const runs: VersionRun[] = [
+			{ version: '2.41.1', installSeconds: 0, suitesSeconds: 60, cells: { 'a.test.ts': { kind: 'pass', tests: 1 } } },
+			{ version: '2.41.1', profile: 'v3', installSeconds: 0, suitesSeconds: 70, cells: { 'a.test.ts': { kind: 'pass', tests: 1 } } },
+		];
+		expect(markdownTable(['a.test.ts'], runs).split('\n')[0]).toBe('| Suite | n8n 2.41.1 | n8n 2.41.1 + 3.0 defaults |');
+		expect(columnTitle({ version: '2.41.1', profile: 'v3' })).toBe('n8n 2.41.1 + 3.0 defaults');
+	});
+
+	test('FTM_N8N_PROFILE takes only known profiles; v3 sets 3.0 defaults and what the README tells 3.0 users', () => {
+		expect(parseProfile(undefined)).toBeUndefined();
+		expect(parseProfile(' ')).toBeUndefined();
+		expect(parseProfile('v3')).toBe('v3');
+		expect(() => parseProfile('v4')).toThrow(/not a profile/);
+		expect(profileEnv(undefined)).toEqual({});
+		expect(profileEnv('v3')).toMatchObject({
+			N8N_SCHEDULER_ENABLED: 'true',
+			N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+			N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			N8N_SSRF_PROTECTION_ENABLED: 'true',
+			N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32',
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		});
 	});
 });

@@ -7,6 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
 import { formatBytes } from './body';
+import { egressTexts } from './egress';
 import type { FailureFacts } from './failure';
 import { TIMEOUT_CODES, TLS_CODES } from './failure';
 import { CONFIGURATION_INVALID, declareFailure, failureCauseOf } from './failureCause';
@@ -18,6 +19,14 @@ import type { ApiContext, TransportSettings } from './settings';
 /** An ambiguous failure: the request may or may not have been carried out by the server. */
 export class AmbiguousRequestError extends NodeApiError {
 	readonly ambiguous = true;
+}
+
+/**
+ * n8n's SSRF protection refused to send a request of the node (or its token request): nothing reached the
+ * service. API › Check Compatibility stops at it instead of reporting every check as failed.
+ */
+export class EgressBlockedError extends NodeApiError {
+	readonly egressBlocked = true;
 }
 
 /** Longest API title and detail shown; the rest is cut (a server can send megabytes). */
@@ -365,4 +374,15 @@ export function tokenError(ctx: ApiContext, facts: FailureFacts, options: ErrorO
 				retryNote(options),
 			);
 	return declareFailure(apiError(ctx, facts, message, description, options, NodeApiError, 'TOKEN'), failureCauseOf(facts));
+}
+
+/**
+ * A request n8n's SSRF protection refused before sending it: the message names the host, the description the
+ * n8n settings that allow it; tried once, since no repeat can pass.
+ */
+export function blockedError(ctx: ApiContext, facts: FailureFacts, url: string, options: ErrorOptions): NodeApiError {
+	const what = facts.token ? 'token request' : `request ${options.route.method} ${options.route.path}`;
+	const { message, description } = egressTexts(facts.blocked!, facts.token?.url ?? url, what);
+	const error = apiError(ctx, facts, message, description, options, EgressBlockedError, 'SSRF_BLOCKED');
+	return declareFailure(error, failureCauseOf(facts));
 }

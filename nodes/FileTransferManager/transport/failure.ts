@@ -4,6 +4,8 @@
  */
 import type { Answer } from './adaptive';
 import { BodyLimitError, readBody } from './body';
+import type { EgressRefusal } from './egress';
+import { egressRefusalOf } from './egress';
 import type { TokenFailure } from './token';
 
 /** What a failed attempt tells about the request. */
@@ -12,7 +14,7 @@ export type Verdict =
 	| 'not-carried-out'
 	/** It may have been carried out (500, 502, 504, broken connection, timeout, garbled answer). */
 	| 'ambiguous'
-	/** A definite answer (4xx, TLS failure, a refused redirect): repeating cannot help. */
+	/** A definite answer (4xx, TLS failure, a refused redirect, n8n's SSRF refusal): repeating cannot help. */
 	| 'final';
 
 export interface FailureFacts {
@@ -32,6 +34,8 @@ export interface FailureFacts {
 	timedOut?: boolean;
 	/** The execution was stopped. */
 	canceled?: boolean;
+	/** n8n's SSRF protection refused to send the request (or its token request): nothing was sent. */
+	blocked?: EgressRefusal;
 }
 
 export const TLS_CODES =
@@ -138,6 +142,12 @@ export async function failureFacts(
 	if (facts.token) {
 		facts.status = facts.token.status;
 		facts.code = facts.token.code;
+		if (facts.token.kind === 'blocked') facts.blocked = facts.token.refusal;
+		return facts;
+	}
+	const refusal = egressRefusalOf(error);
+	if (refusal) {
+		facts.blocked = refusal;
 		return facts;
 	}
 	if (signal.aborted) {
@@ -172,7 +182,7 @@ const SHED_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE)$/;
  * is neutral.
  */
 export function loadSignalOf(facts: FailureFacts): Answer {
-	if (facts.canceled || facts.token) return 'neutral';
+	if (facts.canceled || facts.token || facts.blocked) return 'neutral';
 	if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {
 		return 'refused';
 	}
@@ -182,7 +192,8 @@ export function loadSignalOf(facts: FailureFacts): Answer {
 }
 
 export function verdictOf(facts: FailureFacts): Verdict {
-	if (facts.canceled) return 'final';
+	// n8n refused to send it: nothing was carried out, and no repeat can pass.
+	if (facts.canceled || facts.blocked) return 'final';
 	if (facts.token) {
 		// A token request creates nothing, so any transient failure of it may be repeated.
 		const kind = facts.token.kind;

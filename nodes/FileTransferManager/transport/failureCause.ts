@@ -5,7 +5,7 @@
  *
  * The rule here is to declare an actionable cause only where the failure cannot pass by itself: the
  * service's own word that the deployment differs from the contract, a refused redirect or link, a client
- * secret the token endpoint calls invalid. Anything a proxy or a restart can cause (a page that is not
+ * secret the token endpoint calls invalid, n8n's own SSRF protection refusing the service's address. Anything a proxy or a restart can cause (a page that is not
  * JSON, a malformed token answer, a TLS failure, HTTP 500) gets no cause, and n8n decides as before.
  *
  * The cause is set as a plain property, which n8n reads without `instanceof`; older n8n versions ignore it,
@@ -57,6 +57,8 @@ function timed(cause: TimedCause, retryAfter: string | undefined, now: number): 
  */
 export function failureCauseOf(facts: FailureFacts, apiCode?: string, now = Date.now()): FailureCause | undefined {
 	if (facts.canceled) return undefined;
+	// n8n's SSRF protection refused it: only the n8n administrator's setting can change that.
+	if (facts.blocked) return CONFIGURATION_INVALID;
 	const token = facts.token;
 	if (token) {
 		if (token.kind === 'refused') return token.oauthError === 'invalid_client' ? { cause: 'credential-invalid' } : undefined;

@@ -11,6 +11,7 @@
  * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
  * - errors.ts: the errors the user sees;
  * - failureCause.ts: why a request failed, as n8n reads it on the error (`failure`);
+ * - egress.ts: n8n's SSRF protection refusing a request, and what to set;
  * - secrets.ts: keeping the token and secret out of them;
  * - token.ts: the token request the credential makes;
  * - pagination.ts: lists;
@@ -21,7 +22,7 @@ export { AUTO_DEFAULT_CAP } from './adaptive';
 export { DEFAULT_PARALLEL, DEFAULT_TRANSPORT, MAX_PARALLEL, parallelFromNode, settingsFromNode } from './settings';
 export { forgetItem, freeItemSlot, holdItemSlot, itemStopped, StoppedError, setParallel, stopAfter, stopSignalOf } from './limiter';
 export { retryAfterSeconds, retryDelayMs } from './retry';
-export { AmbiguousRequestError } from './errors';
+export { AmbiguousRequestError, EgressBlockedError } from './errors';
 export type { RequestParams } from './request';
 export { apiRequest, sendsPlainJson, servedPageLimit } from './request';
 export type { NextPage } from './pagination';

@@ -13,7 +13,7 @@ import { BodyLimitError, discardBody, readBody } from './body';
 import { connectionOf, noteServerDate } from './connection';
 import { CREDENTIAL_TYPE } from './constants';
 import type { ErrorOptions } from './errors';
-import { ambiguousError, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
+import { ambiguousError, blockedError, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
 import type { FailureFacts } from './failure';
 import { failureFacts, header, loadSignalOf, parseJson, TLS_CODES, verdictOf } from './failure';
 import { acquire, noteAccepted, noteLoad, notePause, release } from './limiter';
@@ -323,6 +323,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 			if (verdict === 'ambiguous') ambiguousEarlier = true;
 			continue;
 		}
+		if (facts.blocked) throw blockedError(ctx, facts, url, errorOptions);
 		if (facts.token && facts.token.kind !== 'tls') throw tokenError(ctx, facts, errorOptions);
 		if (facts.code && TLS_CODES.test(facts.code)) throw toNodeApiError(ctx, facts, settings, errorOptions);
 		if (verdict === 'ambiguous' && !idempotent) throw ambiguousError(ctx, facts, settings, errorOptions);

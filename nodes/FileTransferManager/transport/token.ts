@@ -8,6 +8,8 @@ import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOp
 
 import { routes, joinUrl } from '../api/routes';
 import { BodyLimitError, discardBody, formatBytes, readBody } from './body';
+import type { EgressRefusal } from './egress';
+import { egressRefusalOf, egressTexts } from './egress';
 import { header, noteTokenFailure, TLS_CODES } from './failure';
 import { rememberSecret, showUrl } from './secrets';
 
@@ -22,7 +24,17 @@ const TOKEN_MAX_BYTES = 64 * 1024;
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const MAX_TOKEN_LENGTH = 8192;
 
-export type TokenFailureKind = 'refused' | 'unavailable' | 'redirect' | 'malformed' | 'timeout' | 'too-large' | 'network' | 'tls';
+export type TokenFailureKind =
+	| 'refused'
+	| 'unavailable'
+	| 'redirect'
+	| 'malformed'
+	| 'timeout'
+	| 'too-large'
+	| 'network'
+	| 'tls'
+	/** n8n's SSRF protection refused to send it (egress.ts). */
+	| 'blocked';
 
 export interface TokenFailure {
 	kind: TokenFailureKind;
@@ -33,6 +45,9 @@ export interface TokenFailure {
 	/** RFC 6749 error code (invalid_client, ...), when the endpoint gave one. */
 	oauthError?: string;
 	code?: string;
+	/** What n8n's SSRF protection refused, and the URL it refused, for `blocked`. */
+	refusal?: EgressRefusal;
+	url?: string;
 }
 
 /** Thrown by the token request; n8n wraps it, and the transport finds `tokenFailure` in the cause chain. */
@@ -44,6 +59,7 @@ class TokenRequestError extends Error {
 
 /** The one text for a failed token request, in workflow runs and in n8n's credential test alike. */
 export function tokenMessage(failure: TokenFailure): string {
+	if (failure.kind === 'blocked' && failure.refusal) return egressTexts(failure.refusal, failure.url ?? '', 'token request').message;
 	return failure.kind === 'refused'
 		? `Could not get an access token: check your Client ID and Client Secret in the credential (${failure.problem})`
 		: `Could not get an access token from the service (${failure.problem})`;
@@ -193,6 +209,9 @@ async function fetchToken(
 	try {
 		response = (await this.helpers.httpRequest(options)) as typeof response;
 	} catch (error) {
+		// n8n refused to send it: no repeat can pass, so it is not a network failure to wait out.
+		const refusal = egressRefusalOf(error);
+		if (refusal) fail({ kind: 'blocked', problem: 'refused by n8n\'s SSRF protection', refusal, url });
 		const code = codeOf(error);
 		if (signal.aborted) fail({ kind: 'timeout', problem: `no answer within ${TOKEN_TIMEOUT_MS / 1000} seconds`, code });
 		if (code && TLS_CODES.test(code)) fail({ kind: 'tls', problem: `TLS certificate not trusted: ${code}`, code });

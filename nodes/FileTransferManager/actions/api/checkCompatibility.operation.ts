@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { EgressBlockedError } from '../../transport';
 import type { Outcome } from './compatibility';
 import { CHECKS, Probe, cannotTell, errorText, rootAnswer } from './compatibility';
 
@@ -28,6 +29,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// A credential whose Base URL is unusable is an input error (nothing was sent), not a finding.
 	const first = await rootAnswer(probe);
 	if (!first.ok && first.error instanceof NodeOperationError && /Base URL/.test(first.error.message)) throw first.error;
+	// n8n's SSRF protection refuses the service's address: no check can reach it, and the error says what to set.
+	if (!first.ok && first.error instanceof EgressBlockedError) throw first.error;
 	const items: INodeExecutionData[] = [];
 	for (const spec of CHECKS) {
 		let outcome: Outcome;
