@@ -5,8 +5,8 @@
  *
  * Where a message goes in (the sinks): the message of `new NodeOperationError(node, message)`, the `message`
  * of `new NodeApiError(node, error, { message })`, `super(message)` in the package's own Error classes, and
- * `error.message = …`. From a sink the text is followed back through variables, conditionals, `+`, template
- * parts, the return values of the package's functions, constant tables (`KIND_NAMES[kind]`), and the
+ * `error.message = …`. From a sink the text is followed back through variables (also destructured from an object
+ * a function returns), conditionals, `+`, template parts, the return values of the package's functions, constant tables (`KIND_NAMES[kind]`), and the
  * parameters of functions to the arguments of every call (`operationError(node, '…')`, `invalidInput(…,
  * 'must be …')`, `invalid(ctx, '…')`). So a new message anywhere, through any of these helpers, is found.
  * A plain `new Error(…)` is the package's own consistency check (a bug if it fires), not a message for users.
@@ -50,7 +50,11 @@ export function collectMessageParts(): MessagePart[] {
 
 	/** The declaration a name refers to, through imports. */
 	const declarationOf = (node: ts.Node): ts.Declaration | undefined => {
-		let symbol = checker.getSymbolAtLocation(node);
+		// `{ message }`: the variable the shorthand property takes its value from, not the property.
+		let symbol =
+			node.parent && ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node
+				? checker.getShorthandAssignmentValueSymbol(node.parent)
+				: checker.getSymbolAtLocation(node);
 		if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
 		return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
 	};
@@ -74,6 +78,12 @@ export function collectMessageParts(): MessagePart[] {
 		if (heritage.expression.getText() === 'Error') return true;
 		const base = functionOf(heritage.expression);
 		return base !== undefined && ts.isClassDeclaration(base) && extendsError(base);
+	};
+
+	/** Whether a type is n8n's NodeApiError or a class extending it. */
+	const isNodeApiError = (type: ts.Type): boolean => {
+		if (type.getSymbol()?.getName() === 'NodeApiError') return true;
+		return (type.isClass() ? (checker.getBaseTypes(type) ?? []) : []).some(isNodeApiError);
 	};
 
 	// Every call and `new` of our functions and classes, by callee.
@@ -129,6 +139,24 @@ export function collectMessageParts(): MessagePart[] {
 		}
 	};
 
+	/** The property `key` of an object literal an expression gives: directly, or as a function of ours returns it. */
+	const followProperty = (node: ts.Expression, key: string) => {
+		const objects = ts.isObjectLiteralExpression(node)
+			? [node]
+			: ts.isCallExpression(node)
+				? (() => {
+						const fn = functionOf(node.expression);
+						return fn && !ts.isClassDeclaration(fn) ? returnsOf(fn).filter(ts.isObjectLiteralExpression) : [];
+					})()
+				: [];
+		for (const object of objects) {
+			for (const property of object.properties) {
+				if (ts.isPropertyAssignment(property) && property.name.getText().replace(/['"]/g, '') === key) follow(property.initializer);
+				if (ts.isShorthandPropertyAssignment(property) && property.name.text === key) follow(property.name);
+			}
+		}
+	};
+
 	/** Follows an expression that becomes (part of) a message back to its literals. */
 	function follow(node: ts.Node): void {
 		if (seen.has(node)) return;
@@ -159,6 +187,12 @@ export function collectMessageParts(): MessagePart[] {
 			if (!declaration || !isOurs(declaration)) return;
 			if (ts.isParameter(declaration)) return followParameter(declaration);
 			if (ts.isVariableDeclaration(declaration) && declaration.initializer) return follow(declaration.initializer);
+			// `const { message } = texts(…)`: the property of what the initializer gives.
+			if (ts.isBindingElement(declaration) && ts.isObjectBindingPattern(declaration.parent)) {
+				const variable = declaration.parent.parent;
+				const key = (declaration.propertyName ?? declaration.name).getText();
+				if (ts.isVariableDeclaration(variable) && variable.initializer) followProperty(variable.initializer, key);
+			}
 			return;
 		}
 		if (ts.isPropertyAccessExpression(node)) return objectValues(node.expression, node.name.text);
@@ -178,7 +212,9 @@ export function collectMessageParts(): MessagePart[] {
 			const name = node.expression.getText();
 			const args = node.arguments ?? [];
 			if (name === 'NodeOperationError' && args[1]) follow(args[1]);
-			if (name === 'NodeApiError' && args[2] && ts.isObjectLiteralExpression(args[2])) {
+			// `new NodeApiError(…)`, also through a parameter or class of ours (`new Kind(…)`, Kind a NodeApiError class).
+			const apiErrorClass = name === 'NodeApiError' || isNodeApiError(checker.getTypeAtLocation(node));
+			if (apiErrorClass && args[2] && ts.isObjectLiteralExpression(args[2])) {
 				for (const property of args[2].properties) {
 					if (ts.isPropertyAssignment(property) && property.name.getText() === 'message') follow(property.initializer);
 					if (ts.isShorthandPropertyAssignment(property) && property.name.text === 'message') follow(property.name);
