@@ -228,7 +228,8 @@ async function runVersion(version: string, profile: N8nProfile | undefined, suit
 	const t1 = Date.now();
 	const proc = spawnGroup(process.execPath, args, {
 		label: `jest n8n ${label}`,
-		env: { ...process.env, FTM_N8N_VERSION: version, FTM_N8N_PROFILE: profile ?? '', FTM_PACKAGE_BUILT: '1' },
+		// FTM_E2E_ALL: also the suites `npm test` leaves to the matrix (jest.config.js, MATRIX_ONLY).
+		env: { ...process.env, FTM_N8N_VERSION: version, FTM_N8N_PROFILE: profile ?? '', FTM_PACKAGE_BUILT: '1', FTM_E2E_ALL: '1' },
 		logFile,
 		echo: true,
 	});
