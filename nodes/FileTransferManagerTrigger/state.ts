@@ -26,8 +26,18 @@ export type PageToken = { after: string } | { url: string } | null;
  * for the front, where the next poll's fresh read finds it.
  */
 export interface Gap {
-	/** The last job handled above the gap; the gap holds the jobs listed after it. */
+	/**
+	 * Where the gap began: the last job the poll that left it handled. Fixed: it tells the part above the gap,
+	 * when both share a millisecond, which ids at it are its own (those up to this id).
+	 */
+	top: ListPosition;
+	/** The last job handled in the gap so far (`top` until a poll reads on); the rest of it is listed after it. */
 	after: ListPosition;
+	/**
+	 * Jobs in a watched final status at `top`'s millisecond that the gap handled (ids after `top.id`): when the
+	 * gap is read to its end, the part above it learns them, as the ids it must not deliver at that millisecond.
+	 */
+	atTop: string[];
 	/** The page the read goes on from (it holds `after` or follows it); null: from the first page. */
 	page: PageToken;
 	/** The gap reaches down to this updatedAt, inclusive; null: to the end of the list. */
@@ -100,10 +110,13 @@ function isPageToken(value: unknown): value is PageToken {
 	return typeof value.after === 'string' || typeof value.url === 'string';
 }
 
+const isPosition = (value: unknown): value is ListPosition =>
+	isObject(value) && isTime(value.updatedAt) && typeof value.id === 'string';
+
 function isGap(value: unknown): value is Gap {
 	if (!isObject(value)) return false;
-	const { after, page, until, atUntil, handledUpTo } = value;
-	if (!isObject(after) || !isTime(after.updatedAt) || typeof after.id !== 'string') return false;
+	const { top, after, atTop, page, until, atUntil, handledUpTo } = value;
+	if (!isPosition(top) || !isPosition(after) || !isStringArray(atTop)) return false;
 	if (!isPageToken(page) || (until !== null && !isTime(until)) || !isStringArray(atUntil)) return false;
 	if (handledUpTo === undefined) return true;
 	return isObject(handledUpTo) && isTime(handledUpTo.cursor) && isStringArray(handledUpTo.atCursor);
@@ -111,7 +124,9 @@ function isGap(value: unknown): value is Gap {
 
 function copyGap(gap: Gap): Gap {
 	const copy: Gap = {
+		top: { updatedAt: gap.top.updatedAt, id: gap.top.id },
 		after: { updatedAt: gap.after.updatedAt, id: gap.after.id },
+		atTop: [...gap.atTop],
 		page: gap.page === null ? null : 'url' in gap.page ? { url: gap.page.url } : { after: gap.page.after },
 		until: gap.until,
 		atUntil: [...gap.atUntil],

@@ -27,6 +27,8 @@ const isHandled = (bound: Handled | undefined, time: number, id: string): boolea
 
 /** One part of the list a poll reads: the fresh part (index 0, from the front) or a gap left by earlier polls. */
 interface Region {
+	/** Where a gap began (see Gap.top). */
+	top?: ListPosition;
 	/** Jobs at or before this position are not in the region. */
 	after?: ListPosition;
 	/** Jobs older than this time end the region. */
@@ -35,6 +37,8 @@ interface Region {
 	limitId?: string;
 	/** Which final statuses were handled already. */
 	handled?: Handled;
+	/** Final-status ids this poll handled at `top`'s millisecond (see Gap.atTop). */
+	takenAtTop: Set<string>;
 	/** Where a later poll goes on: the last job handled, the page it was on (or the page after it). */
 	position?: ListPosition;
 	page: PageToken;
@@ -100,6 +104,11 @@ export class Sweep {
 	private newest?: { time: number; updatedAt: string; ids: Set<string> };
 	/** Whether the fresh part got past the jobs stamped ahead of the clock (reached one that is not). */
 	private pastAhead = false;
+	/**
+	 * Whether this poll moved anything on: an event, a job newer than the cursor, a stuck job's bookkeeping, a
+	 * gap read further. Going over jobs handled already at the cursor's millisecond is not progress.
+	 */
+	progressed = false;
 
 	constructor(
 		private readonly state: TriggerState,
@@ -114,19 +123,21 @@ export class Sweep {
 		this.stuck = new Set(state.stuck);
 		const stored: Handled | undefined =
 			state.cursor === null ? undefined : { time: timeOf(state.cursor), ids: new Set(state.atCursor) };
-		const fresh: Region = { lower: this.startTime, handled: stored, page: null, complete: false };
+		const fresh: Region = { lower: this.startTime, handled: stored, takenAtTop: new Set(), page: null, complete: false };
 		const gaps: Region[] = state.gaps.map((gap) => ({
+			top: gap.top,
 			after: gap.after,
 			lower: gap.until === null ? undefined : timeOf(gap.until),
 			handled: this.gapHandled(gap),
+			takenAtTop: new Set<string>(),
 			page: gap.page,
 			complete: false,
 		}));
 		this.regions = [fresh, ...gaps];
-		// Where two parts meet inside a millisecond, the ids above the lower part's position belong to it.
+		// Where two parts meet inside a millisecond, the ids above the lower part's top belong to it.
 		for (let i = 0; i + 1 < this.regions.length; i++) {
 			const region = this.regions[i];
-			const below = this.regions[i + 1].after;
+			const below = this.regions[i + 1].top;
 			if (below && region.lower !== undefined && timeOf(below.updatedAt) === region.lower) region.limitId = below.id;
 		}
 	}
@@ -187,6 +198,9 @@ export class Sweep {
 		const event = this.eventOf(index, job);
 		if (event) this.events.push(event);
 		const region = this.regions[index];
+		if (event || index > 0 || this.startTime === undefined || timeOf(job.attributes.updatedAt) > this.startTime) {
+			this.progressed = true;
+		}
 		this.seen.add(job.id);
 		region.position = { updatedAt: job.attributes.updatedAt, id: job.id };
 		region.page = page;
@@ -201,16 +215,18 @@ export class Sweep {
 			if (this.watched.has('stuck')) this.stuck.add(job.id);
 			return event;
 		}
-		this.stuck.delete(job.id);
+		if (this.stuck.delete(job.id)) this.progressed = true;
 		if (!isFinal(status) || !this.watched.has(status as WatchedEvent)) return event;
 		if (ahead) this.ahead.set(job.id, { id: job.id, status });
 		else if (index === 0 && this.newest && timeOf(updatedAt) === this.newest.time) this.newest.ids.add(job.id);
+		else if (region.top && timeOf(updatedAt) === timeOf(region.top.updatedAt)) region.takenAtTop.add(job.id);
 		return event;
 	}
 
 	/** Every job of the page was handled or skipped: part `index` goes on at `next`. */
 	advance(index: number, next: PageToken): void {
 		this.regions[index].page = next;
+		if (index > 0) this.progressed = true;
 	}
 
 	/** Part `index` was read to its end. */
@@ -219,18 +235,44 @@ export class Sweep {
 		if (index === 0) this.pastAhead = true;
 	}
 
+	/**
+	 * The ids handled at each part's lower millisecond by the parts below it: the stored ones, and those a gap
+	 * read to its end in this poll hands up to the part above it where the two shared a millisecond (while
+	 * the gap was there, its top kept them apart; see the constructor).
+	 */
+	private lowerIds(): Array<Set<string>> {
+		const { state } = this;
+		const sets = this.regions.map(
+			(_, i) => new Set(i === 0 ? (this.healed ? [] : state.atCursor) : state.gaps[i - 1].atUntil),
+		);
+		let carry: Handled | undefined;
+		for (let i = this.regions.length - 1; i >= 0; i--) {
+			const region = this.regions[i];
+			if (carry && region.lower === carry.time) for (const id of carry.ids) sets[i].add(id);
+			carry = undefined;
+			if (i === 0 || !region.complete) continue;
+			const gap = state.gaps[i - 1];
+			const time = timeOf(gap.top.updatedAt);
+			const ids = new Set([...gap.atTop, ...region.takenAtTop]);
+			if (region.lower === time) for (const id of sets[i]) ids.add(id);
+			carry = { time, ids };
+		}
+		return sets;
+	}
+
 	/** The events, oldest first, and the state the next poll goes on from. */
 	result(): WindowResult {
 		const { state } = this;
 		const fresh = this.regions[0];
 		const reachedJobs = this.newest !== undefined;
+		const lowerIds = this.lowerIds();
 		// The fresh part moves the cursor to the newest job it handled that is not ahead of the clock; with no
 		// such job it lists from `start` next time (healed, when the stored cursor was ahead), once read whole.
 		let cursor = state.cursor;
-		let atCursor = new Set(state.atCursor);
+		let atCursor = this.healed ? new Set(state.atCursor) : lowerIds[0];
 		if (this.newest) {
 			cursor = this.newest.updatedAt;
-			atCursor = new Set(this.newest.time === this.startTime && !this.healed ? state.atCursor : []);
+			atCursor = new Set(this.newest.time === this.startTime && !this.healed ? lowerIds[0] : []);
 			for (const id of this.newest.ids) atCursor.add(id);
 		} else if (fresh.complete && this.healed) {
 			cursor = this.start;
@@ -239,14 +281,27 @@ export class Sweep {
 
 		const gaps: Gap[] = [];
 		if (!fresh.complete && reachedJobs && fresh.position) {
-			const gap: Gap = { after: fresh.position, page: fresh.page, until: this.start, atUntil: this.healed ? [] : [...state.atCursor].sort() };
+			const gap: Gap = {
+				top: fresh.position,
+				after: fresh.position,
+				atTop: [],
+				page: fresh.page,
+				until: this.start,
+				atUntil: [...lowerIds[0]].sort(),
+			};
 			if (this.healed && state.cursor !== null) gap.handledUpTo = { cursor: state.cursor, atCursor: [...state.atCursor].sort() };
 			gaps.push(gap);
 		}
 		state.gaps.forEach((gap, i) => {
 			const region = this.regions[i + 1];
 			if (region.complete) return;
-			gaps.push({ ...gap, after: region.position ?? gap.after, page: region.page });
+			gaps.push({
+				...gap,
+				after: region.position ?? gap.after,
+				atTop: [...new Set([...gap.atTop, ...region.takenAtTop])].sort(),
+				page: region.page,
+				atUntil: [...lowerIds[i + 1]].sort(),
+			});
 		});
 
 		const ahead = new Map(this.ahead);

@@ -282,8 +282,8 @@ describe('readState and writeState', () => {
 		stuck: [G],
 		ahead: [{ id: X, status: 'finished' }],
 		gaps: [
-			{ after: { updatedAt: T1, id: C }, page: { after: 'cursor-1' }, until: T0, atUntil: [G] },
-			{ after: { updatedAt: T0, id: A }, page: null, until: null, atUntil: [], handledUpTo: { cursor: FUTURE, atCursor: [B] } },
+			{ top: { updatedAt: T2, id: B }, after: { updatedAt: T1, id: C }, atTop: [], page: { after: 'cursor-1' }, until: T0, atUntil: [G] },
+			{ top: { updatedAt: T0, id: A }, after: { updatedAt: T0, id: A }, atTop: [G], page: null, until: null, atUntil: [], handledUpTo: { cursor: FUTURE, atCursor: [B] } },
 		],
 	});
 
@@ -330,6 +330,7 @@ describe('readState and writeState', () => {
 		['version 3 without ahead', { ...full, ahead: undefined } as unknown as IDataObject],
 		['version 3 without gaps', { ...full, gaps: undefined } as unknown as IDataObject],
 		['a gap without a position', { ...full, gaps: [{ ...full.gaps[0], after: undefined }] } as unknown as IDataObject],
+		['a gap without a top', { ...full, gaps: [{ ...full.gaps[0], top: { id: A } }] } as unknown as IDataObject],
 		['a gap whose page is a number', { ...full, gaps: [{ ...full.gaps[0], page: 7 }] } as unknown as IDataObject],
 		['a gap whose page has two ways on', { ...full, gaps: [{ ...full.gaps[0], page: { after: 'a', url: 'b' } }] } as unknown as IDataObject],
 		['a gap whose end is not a timestamp', { ...full, gaps: [{ ...full.gaps[0], until: 'soon' }] } as unknown as IDataObject],
