@@ -30,9 +30,9 @@ const UNIT = [
 const E2E = ['test/e2e/', 'test/install/'];
 /**
  * e2e suites that `npm test` leaves to `npm run test:matrix` (which runs them in the pinned n8n, with
- * FTM_E2E_ALL=1), so that `npm test` stays within 15 minutes on a fresh 2-core machine: each starts n8n several
- * times to measure n8n's own settings (SSRF protection, unverified packages), where the integration layer
- * already proves the nodes' side through n8n-core. `FTM_E2E_ALL=1 npm run test:e2e` runs them too.
+ * FTM_E2E_ALL=1), to keep `npm test`'s time down (CONTRIBUTING.md › Figures of the last full run): each starts
+ * n8n several times to measure n8n's own settings (SSRF protection, unverified packages), where the integration
+ * layer already proves the nodes' side through n8n-core. `FTM_E2E_ALL=1 npm run test:e2e` runs them too.
  */
 const MATRIX_ONLY = ['test/e2e/ssrf.test.ts', 'test/e2e/unverified-packages.test.ts'];
 /** Runs alone, after the rest: jest.queue.config.js. */
