@@ -4,7 +4,8 @@
  *
  * Side by side on the two cores where the cores allow it:
  * - checks, then tests: typecheck → lint → lint:links → lint:dead → release:check (packs, so builds dist/) →
- *   unit → integration (six jest workers: its tests mostly wait on timers and sockets);
+ *   unit → integration (four jest workers: its tests mostly wait on timers and sockets; six, beside n8n's install,
+ *   delayed the timers of timing tests past their bounds);
  * - n8n:install (from npm's cache when it has the packages), beside them;
  * - system-pkgs: the Debian packages the e2e and queue layers need (redis-server, chromium), installed once
  *   under the machine's lock (scripts/system-packages.ts), beside them too. A machine that lacks one and cannot
