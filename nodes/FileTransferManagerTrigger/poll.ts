@@ -5,15 +5,12 @@ import type { Job } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/transport/operationError';
 import type { TriggerConfig } from './config';
 import { readConfig } from './config';
-import { pollBudgetOf } from './budget';
-import { drain } from './drain';
-import { listNewest, listStuck, newestInStatus, newestJobs } from './fetch';
+import { listSince, listStuck, newestInStatus, newestJobs } from './fetch';
 import { toItems } from './items';
 import type { TriggerState } from './state';
 import { readState, STATE_VERSION, writeState } from './state';
-import { processWindow } from './sweep';
 import type { WatchedEvent } from './watch';
-import { timeOf } from './watch';
+import { processWindow, timeOf } from './watch';
 
 const AFTER_FAILURE =
 	'Nothing from this poll was saved: the next successful poll delivers every event this one would have.';
@@ -48,7 +45,7 @@ async function sample(ctx: IPollFunctions, config: TriggerConfig): Promise<INode
  * stuck already, and emit nothing, so that only statuses entered from now on fire.
  */
 async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<TriggerState> {
-	const newest = await listNewest(ctx, config);
+	const newest = await listSince(ctx, config, 'newest');
 	const start: TriggerState = {
 		version: STATE_VERSION,
 		fingerprint: config.fingerprint,
@@ -56,7 +53,6 @@ async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<Tri
 		atCursor: [],
 		stuck: [],
 		ahead: [],
-		gaps: [],
 	};
 	// Jobs stamped ahead of the service's clock are listed too, and kept in `ahead` as already there.
 	const { next } = processWindow(start, newest.jobs, config.watched, newest.clock, false);
@@ -72,7 +68,6 @@ async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<Tri
 /** One poll of the trigger; docs/trigger.md says what it watches and what it costs. */
 export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const config = readConfig(this);
-	const budget = pollBudgetOf(this);
 	try {
 		if (this.getMode() === 'manual') return await sample(this, config);
 
@@ -85,7 +80,9 @@ export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData
 			return null;
 		}
 
-		const { items, next } = await drain(this, config, state, budget);
+		const window = await listSince(this, config, state.cursor);
+		const { events, next } = processWindow(state, window.jobs, config.watched, window.clock);
+		const items = await toItems(this, config, events);
 		writeState(staticData, next);
 		return items.length > 0 ? [items] : null;
 	} catch (error) {
