@@ -9,6 +9,7 @@ import { listSince, listStuck, newestInStatus, newestJobs } from './fetch';
 import { toItems } from './items';
 import type { TriggerState } from './state';
 import { readState, STATE_VERSION, writeState } from './state';
+import { claimPoll, pollKey } from './inFlight';
 import type { WatchedEvent } from './watch';
 import { processWindow, timeOf } from './watch';
 
@@ -65,26 +66,43 @@ async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<Tri
 	return next;
 }
 
+/** Reads the window since the saved position, and saves the next position once every request succeeded. */
+async function pollOnce(ctx: IPollFunctions, config: TriggerConfig): Promise<INodeExecutionData[][] | null> {
+	// Static data is written once, at the end, after every request has succeeded: older n8n versions
+	// keep whatever a failed poll wrote.
+	const staticData = ctx.getWorkflowStaticData('node') as IDataObject;
+	const state = readState(staticData);
+	if (!state || state.fingerprint !== config.fingerprint) {
+		writeState(staticData, await activate(ctx, config));
+		return null;
+	}
+
+	const window = await listSince(ctx, config, state.cursor);
+	const { events, next } = processWindow(state, window.jobs, config.watched, window.clock);
+	const items = await toItems(ctx, config, events);
+	writeState(staticData, next);
+	return items.length > 0 ? [items] : null;
+}
+
 /** One poll of the trigger; docs/trigger.md says what it watches and what it costs. */
 export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const config = readConfig(this);
 	try {
 		if (this.getMode() === 'manual') return await sample(this, config);
 
-		// Static data is written once, at the end, after every request has succeeded: older n8n versions
-		// keep whatever a failed poll wrote.
-		const staticData = this.getWorkflowStaticData('node') as IDataObject;
-		const state = readState(staticData);
-		if (!state || state.fingerprint !== config.fingerprint) {
-			writeState(staticData, await activate(this, config));
+		const node = this.getNode();
+		const release = claimPoll(pollKey(this.getWorkflow().id, node.id, node.name));
+		if (!release) {
+			this.logger.debug('A poll of this trigger is still running in this n8n process; this one is skipped', {
+				node: node.name,
+			});
 			return null;
 		}
-
-		const window = await listSince(this, config, state.cursor);
-		const { events, next } = processWindow(state, window.jobs, config.watched, window.clock);
-		const items = await toItems(this, config, events);
-		writeState(staticData, next);
-		return items.length > 0 ? [items] : null;
+		try {
+			return await pollOnce(this, config);
+		} finally {
+			release();
+		}
 	} catch (error) {
 		// The transport's errors already carry the API's title and detail; the poll adds what was kept.
 		const failure =

@@ -342,6 +342,8 @@ export interface TriggerHandle {
 	setParameters(parameters: INodeParameters): void;
 }
 
+let triggerHandles = 0;
+
 /** A polling trigger driven through n8n-core's PollContext, with static data kept between polls. */
 export function triggerHandle(
 	credentials: TestCredentialsHelper,
@@ -353,11 +355,13 @@ export function triggerHandle(
 	let staticData: IDataObject = {};
 	const additionalData = additionalDataFor(credentials);
 	const trigger = types[TRIGGER_TYPE];
+	// A workflow of its own, as each active workflow in n8n: the trigger runs one poll at a time per node.
+	const workflowId = `wf-trigger-${++triggerHandles}`;
 
 	const poll = async (mode: WorkflowExecuteMode = 'trigger') => {
 		const node = nodeOf(TRIGGER_TYPE, params, settings);
 		const workflow = new Workflow({
-			id: 'wf-trigger',
+			id: workflowId,
 			name: 'trigger',
 			nodes: [node],
 			connections: {},

@@ -1,0 +1,83 @@
+/**
+ * Polls that overlap. n8n's legacy scheduler starts a poll on every tick, even while the previous one of the
+ * same node still runs (a backlog, a slow service, a busy main); both would start from the same saved
+ * position and emit the same events. The trigger runs one poll per node at a time: the second returns nothing
+ * and touches nothing, and the next poll goes on from where the first ended.
+ */
+import type { Sandbox } from '../../sandbox/src/api';
+import { claimPoll, pollKey, STALE_AFTER_MS } from '../../nodes/FileTransferManagerTrigger/inFlight';
+import { countBy, handleFor, keys, pollJson, sandboxForTrigger, triggerState } from './helpers';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await sandboxForTrigger();
+});
+afterAll(async () => {
+	await sandbox.close();
+});
+afterEach(() => sandbox.faults.clear());
+
+const snapshot = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+it('a poll that starts while another of the same node runs emits nothing and saves nothing; each event is delivered once', async () => {
+	const handle = handleFor(sandbox);
+	expect(await handle.poll()).toBeNull();
+	const ids = sandbox.control.insertJobs(30, { status: 'failed' });
+	// The first poll's list request is held for a while, so that the second starts while it runs.
+	sandbox.faults.add({ kind: 'slow', method: 'GET', path: '/jobs', times: 1, delayMs: 1500 });
+	const before = snapshot(triggerState(handle));
+	const first = pollJson(handle);
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	const listsBefore = sandbox.requests.count({ method: 'GET', path: '/jobs' });
+	const second = await pollJson(handle);
+	expect(second).toEqual([]);
+	// It sent no request and left the state as it was.
+	expect(sandbox.requests.count({ method: 'GET', path: '/jobs' })).toBe(listsBefore);
+	expect(snapshot(triggerState(handle))).toEqual(before);
+
+	const delivered = keys(await first);
+	expect([...countBy(delivered).values()].every((n) => n === 1)).toBe(true);
+	expect(new Set(delivered)).toEqual(new Set(ids.map((id) => `${id}:failed`)));
+	// The claim is released: the next poll runs, and finds nothing new.
+	expect(await pollJson(handle)).toEqual([]);
+});
+
+it('two trigger nodes (two workflows) poll side by side', async () => {
+	const a = handleFor(sandbox);
+	const b = handleFor(sandbox);
+	await Promise.all([a.poll(), b.poll()]);
+	const ids = sandbox.control.insertJobs(3, { status: 'finished' });
+	const [fromA, fromB] = await Promise.all([pollJson(a), pollJson(b)]);
+	const expected = new Set(ids.map((id) => `${id}:finished`));
+	expect(new Set(keys(fromA))).toEqual(expected);
+	expect(new Set(keys(fromB))).toEqual(expected);
+});
+
+it('a failed poll releases its claim', async () => {
+	const handle = handleFor(sandbox);
+	expect(await handle.poll()).toBeNull();
+	const [id] = sandbox.control.insertJobs(1, { status: 'failed' });
+	sandbox.faults.add({ kind: 'internal-error', method: 'GET', path: '/jobs', times: 1 });
+	await expect(handle.poll()).rejects.toThrow();
+	expect(keys(await pollJson(handle))).toEqual([`${id}:failed`]);
+});
+
+it('a claim older than the stale bound is taken over, and only its holder releases it', () => {
+	const key = pollKey('wf-stale', 'node-1', 'Trigger');
+	const t0 = 1_000_000;
+	const releaseOld = claimPoll(key, t0);
+	expect(releaseOld).toBeDefined();
+	expect(claimPoll(key, t0 + STALE_AFTER_MS - 1)).toBeUndefined();
+	const releaseNew = claimPoll(key, t0 + STALE_AFTER_MS);
+	expect(releaseNew).toBeDefined();
+	// The poll that lost its claim ends late: its release leaves the new claim in place.
+	releaseOld!();
+	expect(claimPoll(key, t0 + STALE_AFTER_MS + 1)).toBeUndefined();
+	releaseNew!();
+	expect(claimPoll(key, t0 + STALE_AFTER_MS + 2)).toBeDefined();
+});
+
+it('nodes without an id are told apart by name', () => {
+	expect(pollKey('wf', undefined, 'A')).not.toBe(pollKey('wf', undefined, 'B'));
+	expect(pollKey('wf', 'id-1', 'A')).toBe(pollKey('wf', 'id-1', 'B'));
+});
