@@ -159,11 +159,23 @@ export function fastAlert(credential: { id: string; name: string }, attachErrors
 	};
 }
 
-/** Start times of the trigger's polls: its job-list requests (nothing else lists jobs during those tests). */
+/**
+ * Start times of the trigger's polls: the first page of its window, newest first (nothing else lists jobs
+ * during those tests). Not every job-list request: a backlog takes several pages, and the list of stuck
+ * jobs is one more request, so counting requests would count one poll several times.
+ */
 export function pollStarts(sandbox: Sandbox, since = 0): number[] {
 	return sandbox.requests
 		.all()
-		.filter((r) => r.method === 'GET' && r.path === '/jobs' && r.at >= since)
+		.filter(
+			(r) =>
+				r.method === 'GET' &&
+				r.path === '/jobs' &&
+				r.at >= since &&
+				r.query.sort === '-updatedAt' &&
+				r.query['page[after]'] === undefined &&
+				r.query['page[limit]'] !== '1',
+		)
 		.map((r) => r.at);
 }
 
