@@ -10,7 +10,7 @@ import type { NextPage } from '../FileTransferManager/transport';
 import { apiRequestAllItems, nextPageOf, pageRequest, servedPageLimit, serverClockOf } from '../FileTransferManager/transport';
 import type { TriggerConfig } from './config';
 import type { ServiceClock } from './watch';
-import { isAheadOf, serviceClock, startCursor, timeOf } from './watch';
+import { isAheadOf, serviceClock, timeOf } from './watch';
 
 const NEWEST_FIRST = '-updatedAt';
 
@@ -52,7 +52,15 @@ function checkNewestFirst(ctx: IPollFunctions, jobs: Job[], previous: Job | unde
 	}
 }
 
-async function listPage(
+/** The query of the trigger's job list: the filters, and the status when one final status is watched. */
+export function listQuery(config: TriggerConfig): IDataObject {
+	const qs: IDataObject = { ...config.filterQs };
+	if (config.serverStatus) qs['filter[status]'] = config.serverStatus;
+	return qs;
+}
+
+/** One page of the job list, newest first: the first page (`next` null) or the one `next` points to. */
+export async function listPage(
 	ctx: IPollFunctions,
 	qs: IDataObject,
 	next: NextPage | null,
@@ -78,7 +86,7 @@ async function listPage(
  * The service's time as of its latest answer in this poll (its Date header, plus the local time elapsed
  * since), or the local clock when it sent no Date header.
  */
-function clockOf(ctx: IPollFunctions): ServiceClock {
+export function clockOf(ctx: IPollFunctions): ServiceClock {
 	const local = Date.now();
 	const seen = serverClockOf(ctx);
 	return seen ? serviceClock(seen.server + (local - seen.local), true) : serviceClock(local, false);
@@ -90,20 +98,19 @@ export interface ListedWindow {
 	clock: ServiceClock;
 }
 
+/** Stops a read whose pages do not advance. */
+export function pageLoop(ctx: IPollFunctions) {
+	return operationError(ctx.getNode(), 'The service returned a page cursor that does not advance; stopped to avoid an endless loop', {
+		description: 'Nothing was saved; the next poll tries again.',
+	});
+}
+
 /**
- * Lists the matching jobs newest first and returns every job whose updatedAt is at or after
- * `startCursor(since)` (all jobs when `since` is null). With `since` = 'newest' it returns the jobs that
- * share the newest updatedAt not ahead of the service's clock, and the jobs ahead of it. Jobs ahead of
- * the clock sort first and are never older than the bound, so pages stop at the first job older than the
- * bound either way, and a poll with nothing new costs one request.
+ * Where the job list stands, for a first activation: the jobs that share the newest updatedAt not ahead of
+ * the service's clock, and the jobs ahead of it (they sort first). Usually one request.
  */
-export async function listSince(
-	ctx: IPollFunctions,
-	config: TriggerConfig,
-	since: string | null | 'newest',
-): Promise<ListedWindow> {
-	const qs: IDataObject = { ...config.filterQs };
-	if (config.serverStatus) qs['filter[status]'] = config.serverStatus;
+export async function listNewest(ctx: IPollFunctions, config: TriggerConfig): Promise<ListedWindow> {
+	const qs = listQuery(config);
 	const jobs: Job[] = [];
 	const cursors = new Set<string>();
 	const ids = new Set<string>();
@@ -114,18 +121,14 @@ export async function listSince(
 	for (;;) {
 		const page = await listPage(ctx, qs, next, last);
 		last = page.jobs[page.jobs.length - 1] ?? last;
-		if (!clock) {
-			clock = clockOf(ctx);
-			const start = since === 'newest' ? null : startCursor(since, clock);
-			bound = start === null ? undefined : timeOf(start);
-		}
+		clock ??= clockOf(ctx);
 		let reachedOlder = false;
 		let fresh = 0;
 		for (const job of page.jobs) {
 			if (!ids.has(job.id)) fresh++;
 			ids.add(job.id);
 			const time = timeOf(job.attributes.updatedAt);
-			if (since === 'newest' && bound === undefined && !isAheadOf(clock, job)) bound = time;
+			if (bound === undefined && !isAheadOf(clock, job)) bound = time;
 			if (bound !== undefined && time < bound) {
 				reachedOlder = true;
 				break;
@@ -135,17 +138,11 @@ export async function listSince(
 		if (reachedOlder || page.next === null) break;
 		const key = 'url' in page.next ? page.next.url : page.next.after;
 		// A page that brings no job not seen before, under a new cursor, would otherwise page forever.
-		if (cursors.has(key) || page.jobs.length === 0 || fresh === 0) {
-			throw operationError(
-				ctx.getNode(),
-				'The service returned a page cursor that does not advance; stopped to avoid an endless loop',
-				{ description: 'Nothing was saved; the next poll tries again.' },
-			);
-		}
+		if (cursors.has(key) || page.jobs.length === 0 || fresh === 0) throw pageLoop(ctx);
 		cursors.add(key);
 		next = page.next;
 	}
-	return { jobs, clock };
+	return { jobs, clock: clock ?? clockOf(ctx) };
 }
 
 /** All matching jobs that are stuck right now (pages of 100). */
@@ -179,7 +176,5 @@ export async function newestInStatus(
 
 /** The first page of matching jobs, newest first (one request). */
 export async function newestJobs(ctx: IPollFunctions, config: TriggerConfig): Promise<Job[]> {
-	const qs: IDataObject = { ...config.filterQs };
-	if (config.serverStatus) qs['filter[status]'] = config.serverStatus;
-	return (await listPage(ctx, qs, null)).jobs;
+	return (await listPage(ctx, listQuery(config), null)).jobs;
 }

@@ -72,27 +72,37 @@ const TRIGGER_OUTPUT_KEYS = [
 	'transferSummary',
 ] as const;
 
+/** Whether the item of an event costs a request (Attach Errors, on a failed or stuck job). */
+export const itemNeedsRequest = (config: TriggerConfig, { event }: Observation): boolean =>
+	config.attachErrors > 0 && (event === 'failed' || event === 'stuck');
+
 /**
- * One item per event: `event` (the status entered), `seenAt` (the job's updatedAt when the trigger saw
+ * The item of one event: `event` (the status entered), `seenAt` (the job's updatedAt when the trigger saw
  * it in that status: server time), `aheadOfServiceClock: true` only when that updatedAt was ahead of the
  * service's own clock (see watch.ts), then the job flattened as the action node outputs it.
  */
+export async function toItem(
+	ctx: IPollFunctions,
+	config: TriggerConfig,
+	observation: Observation,
+): Promise<INodeExecutionData> {
+	const { job, event, aheadOfClock } = observation;
+	// The trigger's own keys come first and win; a clashing attribute is under apiAttributes.
+	const own: IDataObject = { event, seenAt: job.attributes.updatedAt };
+	if (aheadOfClock) own.aheadOfServiceClock = true;
+	const json = flatten(job, own, TRIGGER_OUTPUT_KEYS);
+	if (itemNeedsRequest(config, observation)) Object.assign(json, await firstErrors(ctx, job, config.attachErrors));
+	if (config.attachTransferSummary) json.transferSummary = jobSummary(job);
+	return { json };
+}
+
+/** The items of several events, in their order, one request after the other. */
 export async function toItems(
 	ctx: IPollFunctions,
 	config: TriggerConfig,
 	observations: Observation[],
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
-	for (const { job, event, aheadOfClock } of observations) {
-		// The trigger's own keys come first and win; a clashing attribute is under apiAttributes.
-		const own: IDataObject = { event, seenAt: job.attributes.updatedAt };
-		if (aheadOfClock) own.aheadOfServiceClock = true;
-		const json = flatten(job, own, TRIGGER_OUTPUT_KEYS);
-		if (config.attachErrors > 0 && (event === 'failed' || event === 'stuck')) {
-			Object.assign(json, await firstErrors(ctx, job, config.attachErrors));
-		}
-		if (config.attachTransferSummary) json.transferSummary = jobSummary(job);
-		items.push({ json });
-	}
+	for (const observation of observations) items.push(await toItem(ctx, config, observation));
 	return items;
 }

@@ -5,13 +5,17 @@ import type { Job } from '../FileTransferManager/api/types';
 import { operationError } from '../FileTransferManager/transport/operationError';
 import type { TriggerConfig } from './config';
 import { readConfig } from './config';
-import { listSince, listStuck, newestInStatus, newestJobs } from './fetch';
+import type { PollBudget } from './budget';
+import { pollBudgetOf } from './budget';
+import { drain } from './drain';
+import { listNewest, listStuck, newestInStatus, newestJobs } from './fetch';
 import { toItems } from './items';
 import type { TriggerState } from './state';
 import { readState, STATE_VERSION, writeState } from './state';
 import { claimPoll, pollKey } from './inFlight';
+import { processWindow } from './sweep';
 import type { WatchedEvent } from './watch';
-import { processWindow, timeOf } from './watch';
+import { timeOf } from './watch';
 
 const AFTER_FAILURE =
 	'Nothing from this poll was saved: the next successful poll delivers every event this one would have.';
@@ -46,7 +50,7 @@ async function sample(ctx: IPollFunctions, config: TriggerConfig): Promise<INode
  * stuck already, and emit nothing, so that only statuses entered from now on fire.
  */
 async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<TriggerState> {
-	const newest = await listSince(ctx, config, 'newest');
+	const newest = await listNewest(ctx, config);
 	const start: TriggerState = {
 		version: STATE_VERSION,
 		fingerprint: config.fingerprint,
@@ -54,6 +58,7 @@ async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<Tri
 		atCursor: [],
 		stuck: [],
 		ahead: [],
+		gaps: [],
 	};
 	// Jobs stamped ahead of the service's clock are listed too, and kept in `ahead` as already there.
 	const { next } = processWindow(start, newest.jobs, config.watched, newest.clock, false);
@@ -66,8 +71,12 @@ async function activate(ctx: IPollFunctions, config: TriggerConfig): Promise<Tri
 	return next;
 }
 
-/** Reads the window since the saved position, and saves the next position once every request succeeded. */
-async function pollOnce(ctx: IPollFunctions, config: TriggerConfig): Promise<INodeExecutionData[][] | null> {
+/** Reads within the budget from the saved position, and saves the next position once every request succeeded. */
+async function pollOnce(
+	ctx: IPollFunctions,
+	config: TriggerConfig,
+	budget: PollBudget,
+): Promise<INodeExecutionData[][] | null> {
 	// Static data is written once, at the end, after every request has succeeded: older n8n versions
 	// keep whatever a failed poll wrote.
 	const staticData = ctx.getWorkflowStaticData('node') as IDataObject;
@@ -77,9 +86,7 @@ async function pollOnce(ctx: IPollFunctions, config: TriggerConfig): Promise<INo
 		return null;
 	}
 
-	const window = await listSince(ctx, config, state.cursor);
-	const { events, next } = processWindow(state, window.jobs, config.watched, window.clock);
-	const items = await toItems(ctx, config, events);
+	const { items, next } = await drain(ctx, config, state, budget);
 	writeState(staticData, next);
 	return items.length > 0 ? [items] : null;
 }
@@ -87,6 +94,7 @@ async function pollOnce(ctx: IPollFunctions, config: TriggerConfig): Promise<INo
 /** One poll of the trigger; docs/trigger.md says what it watches and what it costs. */
 export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const config = readConfig(this);
+	const budget = pollBudgetOf(this);
 	try {
 		if (this.getMode() === 'manual') return await sample(this, config);
 
@@ -99,7 +107,7 @@ export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData
 			return null;
 		}
 		try {
-			return await pollOnce(this, config);
+			return await pollOnce(this, config, budget);
 		} finally {
 			release();
 		}

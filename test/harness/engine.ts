@@ -350,6 +350,11 @@ export function triggerHandle(
 	parameters: INodeParameters,
 	/** Node settings, e.g. `onError`; n8n's poll ignores them, and so does the trigger. */
 	settings: Partial<INode> = {},
+	/**
+	 * What the poll context's `getPollBudgetMs()` answers, as n8n's durable scheduler sets it; 'missing' takes
+	 * the method away, as in n8n 1.x. Default: n8n-core's own (5 minutes).
+	 */
+	pollBudgetMs?: number | 'missing',
 ): TriggerHandle {
 	let params = parameters;
 	let staticData: IDataObject = {};
@@ -370,7 +375,10 @@ export function triggerHandle(
 			staticData,
 			settings: { executionOrder: 'v1' },
 		});
-		const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+		const budget = typeof pollBudgetMs === 'number' ? () => pollBudgetMs : undefined;
+		const activation = mode === 'manual' ? 'manual' : 'activate';
+		const context = new PollContext(workflow, node, additionalData, mode, activation, undefined, undefined, undefined, undefined, undefined, budget);
+		if (pollBudgetMs === 'missing') delete (context as { getPollBudgetMs?: unknown }).getPollBudgetMs;
 		const result = await trigger.poll!.call(context);
 		staticData = workflow.staticData as IDataObject;
 		return result === null ? null : (result[0] ?? []);

@@ -127,7 +127,7 @@ describe('a job stamped ahead of the service clock', () => {
 		expect(first.requests).toBe(1);
 		// The cursor stays where the newest job with a sane stamp put it.
 		expect(triggerState(t.trigger)).toMatchObject({
-			version: 2,
+			version: 3,
 			cursor: stampOf(t.baseline),
 			ahead: [{ id: ahead, status: 'finished' }],
 		});
@@ -361,12 +361,12 @@ describe('state written by version 1', () => {
 		trigger.restart();
 	}
 
-	it('a sane one keeps working and is written back as version 2', async () => {
+	it('a sane one keeps working and is written back as version 3', async () => {
 		const t = await setUp();
 		const { fingerprint, cursor, atCursor, stuck } = triggerState(t.trigger);
 		storeVersion1(t.trigger, { version: 1, fingerprint, cursor, atCursor, stuck });
 		await laterEventsFlow(t, 1);
-		expect(triggerState(t.trigger)).toMatchObject({ version: 2, ahead: [] });
+		expect(triggerState(t.trigger)).toMatchObject({ version: 3, ahead: [] });
 	});
 
 	it('one poisoned by a future job is healed: the cursor comes back to the service clock, the job is not repeated, nothing is missed after', async () => {
@@ -385,7 +385,7 @@ describe('state written by version 1', () => {
 		const after = Date.now();
 		expect(heal).toEqual({ items: [], requests: 1 });
 		const state = triggerState(t.trigger);
-		expect(state).toMatchObject({ version: 2, atCursor: [], ahead: [{ id: ahead, status: 'finished' }] });
+		expect(state).toMatchObject({ version: 3, atCursor: [], ahead: [{ id: ahead, status: 'finished' }] });
 		// The service's now: its Date header (whole seconds) at the poll.
 		const cursor = Date.parse(String(state.cursor));
 		expect(cursor).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);

@@ -7,14 +7,10 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Job, JobStatus } from '../../nodes/FileTransferManager/api/types';
 import type { TriggerState } from '../../nodes/FileTransferManagerTrigger/state';
 import { hashText, readState, writeState } from '../../nodes/FileTransferManagerTrigger/state';
-import type { ServiceClock, WatchedEvent, WindowResult } from '../../nodes/FileTransferManagerTrigger/watch';
-import {
-	isAheadOf,
-	processWindow,
-	serviceClock,
-	startCursor,
-	timeOf,
-} from '../../nodes/FileTransferManagerTrigger/watch';
+import type { WindowResult } from '../../nodes/FileTransferManagerTrigger/sweep';
+import { processWindow } from '../../nodes/FileTransferManagerTrigger/sweep';
+import type { ServiceClock, WatchedEvent } from '../../nodes/FileTransferManagerTrigger/watch';
+import { isAheadOf, serviceClock, startCursor, timeOf } from '../../nodes/FileTransferManagerTrigger/watch';
 import { makeJob, uuid } from './fixtures';
 
 /** The service's time during the poll: 2026-11-21T10:00:00.000Z. */
@@ -39,7 +35,7 @@ const DEFAULT_EVENTS = new Set<WatchedEvent>(['finished', 'failed', 'stuck']);
 const job = (id: string, status: JobStatus, updatedAt: string): Job => makeJob(id, { status, updatedAt });
 
 function state(overrides: Partial<TriggerState> = {}): TriggerState {
-	return { version: 2, fingerprint: 'fp', cursor: T0, atCursor: [], stuck: [], ahead: [], ...overrides };
+	return { version: 3, fingerprint: 'fp', cursor: T0, atCursor: [], stuck: [], ahead: [], gaps: [], ...overrides };
 }
 
 /** The events of a window as `[id, event]`, `!` marking one flagged ahead of the service's clock. */
@@ -90,12 +86,13 @@ describe('processWindow: final statuses', () => {
 			[A, 'finished'],
 		]);
 		expect(result.next).toEqual({
-			version: 2,
+			version: 3,
 			fingerprint: 'fp',
 			cursor: T2,
 			atCursor: [A],
 			stuck: [],
 			ahead: [],
+			gaps: [],
 		});
 	});
 
@@ -284,6 +281,10 @@ describe('readState and writeState', () => {
 		atCursor: [A, B],
 		stuck: [G],
 		ahead: [{ id: X, status: 'finished' }],
+		gaps: [
+			{ top: { updatedAt: T2, id: B }, after: { updatedAt: T1, id: C }, atTop: [], page: { after: 'cursor-1' }, until: T0, atUntil: [G] },
+			{ top: { updatedAt: T0, id: A }, after: { updatedAt: T0, id: A }, atTop: [G], page: null, until: null, atUntil: [], handledUpTo: { cursor: FUTURE, atCursor: [B] } },
+		],
 	});
 
 	it('round-trip a state through static data and JSON', () => {
@@ -296,9 +297,14 @@ describe('readState and writeState', () => {
 		expect(readState({ ...full, cursor: null } as unknown as IDataObject)).toEqual({ ...full, cursor: null });
 	});
 
-	it('read version 1 as version 2 with no ahead entries', () => {
+	it('read version 1 as version 3 with no ahead entries and no gaps', () => {
 		const v1 = { version: 1, fingerprint: 'fp', cursor: T2, atCursor: [A], stuck: [] };
-		expect(readState(v1)).toEqual({ version: 2, fingerprint: 'fp', cursor: T2, atCursor: [A], stuck: [], ahead: [] });
+		expect(readState(v1)).toEqual({ version: 3, fingerprint: 'fp', cursor: T2, atCursor: [A], stuck: [], ahead: [], gaps: [] });
+	});
+
+	it('read version 2 as version 3 with no gaps', () => {
+		const v2 = { version: 2, fingerprint: 'fp', cursor: T2, atCursor: [A], stuck: [G], ahead: [{ id: X, status: 'finished' }] };
+		expect(readState(v2)).toEqual({ ...v2, version: 3, gaps: [] });
 	});
 
 	it('give copies: changing what was read leaves static data alone', () => {
@@ -313,7 +319,7 @@ describe('readState and writeState', () => {
 
 	it.each<[string, IDataObject]>([
 		['empty static data', {}],
-		['an unknown version', { ...full, version: 3 } as unknown as IDataObject],
+		['an unknown version', { ...full, version: 4 } as unknown as IDataObject],
 		['a version given as text', { ...full, version: '2' } as unknown as IDataObject],
 		['no fingerprint', { ...full, fingerprint: undefined } as unknown as IDataObject],
 		['a cursor that is not a timestamp', { ...full, cursor: 'garbage' } as unknown as IDataObject],
@@ -321,7 +327,13 @@ describe('readState and writeState', () => {
 		['a cursor that is a number', { ...full, cursor: 1795000000000 } as unknown as IDataObject],
 		['atCursor with a number in it', { ...full, atCursor: [A, 7] } as unknown as IDataObject],
 		['stuck that is not a list', { ...full, stuck: 'x' } as unknown as IDataObject],
-		['version 2 without ahead', { ...full, ahead: undefined } as unknown as IDataObject],
+		['version 3 without ahead', { ...full, ahead: undefined } as unknown as IDataObject],
+		['version 3 without gaps', { ...full, gaps: undefined } as unknown as IDataObject],
+		['a gap without a position', { ...full, gaps: [{ ...full.gaps[0], after: undefined }] } as unknown as IDataObject],
+		['a gap without a top', { ...full, gaps: [{ ...full.gaps[0], top: { id: A } }] } as unknown as IDataObject],
+		['a gap whose page is a number', { ...full, gaps: [{ ...full.gaps[0], page: 7 }] } as unknown as IDataObject],
+		['a gap whose page has two ways on', { ...full, gaps: [{ ...full.gaps[0], page: { after: 'a', url: 'b' } }] } as unknown as IDataObject],
+		['a gap whose end is not a timestamp', { ...full, gaps: [{ ...full.gaps[0], until: 'soon' }] } as unknown as IDataObject],
 		['an ahead entry without status', { ...full, ahead: [{ id: X }] } as unknown as IDataObject],
 		['an ahead entry that is null', { ...full, ahead: [null] } as unknown as IDataObject],
 	])('count %s as no state', (_name, data) => {
