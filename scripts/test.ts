@@ -10,10 +10,9 @@
  * - system-pkgs: the Debian packages the e2e and queue layers need (redis-server, chromium), installed once
  *   under the machine's lock (scripts/system-packages.ts), beside them too. A machine that lacks one and cannot
  *   install it (not root, no apt-get) stops before any stage, with the command to install them;
- * - then e2e, then queue (its three suites side by side), one after the other. Side by side (measured on a
- *   clean clone on 2026-11-26: 749 s in all, 1,540 CPU-seconds in 810 s with `npm ci`) they kept both cores
- *   busy all along: main took 26 to 36 s to restart instead of 10, the alert trigger's 200 jobs were not all
- *   delivered within 90 s, and n8n's durable-cursor scheduler ran no execution at all.
+ * - then e2e, then queue (its three suites side by side), one after the other: side by side on two cores they
+ *   starve each other's Postgres (n8n answers "Database is not ready" and its connections time out) and main
+ *   takes 30 to 50 s to restart after a kill instead of about 10.
  * A failed stage fails the run; the stages that do not depend on it still run, so that one run shows every
  * failure.
  *

@@ -53,7 +53,13 @@ const QUEUE_LOCK_ENV = {
 	QUEUE_WORKER_STALLED_INTERVAL: '5000',
 };
 
+/**
+ * n8n's durable poll scheduler with a poll timeout of 10 s: each poll gets a budget of 5 s (the timeout less
+ * a margin, `getPollBudgetMs()`), so that a backlog at the sandbox's slowed answers takes several polls.
+ */
+export const DURABLE_POLL_TIMEOUT_S = 10;
 export const DURABLE_ENV = {
+	N8N_SCHEDULER_POLL_TIMEOUT: String(DURABLE_POLL_TIMEOUT_S),
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 	N8N_SCHEDULER_ENABLED: 'true',
 	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
@@ -211,41 +217,13 @@ export async function crashLoop(
 	}
 	const stoppedAt = Date.now();
 	log(`${label}: ${failed.length} jobs failed during the crashes; waiting for the trigger to deliver them`);
-	// Done when every failed job is delivered, or when two polls have completed since the last failure (the
-	// third has started): a job those polls did not deliver, the cursor went past (missed), or it sits in an
-	// execution n8n recorded and never ran (counted below). The executions they started are then awaited.
-	const outcome = await until('every failed job delivered, or two complete polls after the last failure', 4 * MINUTE, async () => {
-		const d = deliveries(await executions(stack.publicApi, workflowId, true));
-		if (failed.every((id) => d.delivered.has(id))) return 'delivered';
-		return pollStarts(sandbox, stoppedAt).length >= 3 ? 'polled' : undefined;
-	}, 3000);
-	if (outcome === 'polled') log(`${label}: not every failed job delivered after two complete polls; counting`);
-	const pollsAfter = pollStarts(sandbox, stoppedAt).length;
-	const all = await settledExecutions(stack.publicApi, workflowId, 0, 2 * MINUTE, true).catch(async () =>
-		executions(stack.publicApi, workflowId, true),
-	);
+	const { outcome, pollsAfter, all } = await awaitDelivery(run, stack, workflowId, failed, stoppedAt);
+	if (outcome === 'polled') log(`${label}: not every failed job delivered after two polls without progress; counting`);
 	figure(`main crashes (${label}): loop and delivery wall time (s)`, Math.round((Date.now() - loopStart) / 1000));
 	const d = deliveries(all);
 	const fresh = tally(failed, d, alreadyFailed);
 	const old = tally(alreadyFailed, d);
-	// How the user recovers events left in crashed executions (created, never run): Retry each of them.
-	const stranded = all.filter((e) => e.status === 'crashed' && !e.data?.resultData?.runData?.[TRIGGER]);
-	const retries: string[] = [];
-	for (const execution of stranded.slice(0, 20)) {
-		try {
-			await stack.rest.call('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false });
-			retries.push(`${execution.id}: retried`);
-		} catch (error) {
-			retries.push(`${execution.id}: ${(error as Error).message.slice(0, 120)}`);
-		}
-	}
-	let afterRetry: ReturnType<typeof tally> | undefined;
-	if (stranded.length) {
-		const retried = await settledExecutions(stack.publicApi, workflowId, all.length + 1, 2 * MINUTE, true).catch(async () =>
-			executions(stack.publicApi, workflowId, true),
-		);
-		afterRetry = tally(failed, deliveries(retried), alreadyFailed);
-	}
+	const { retries, afterRetry } = await retryStranded(stack, workflowId, all, failed, alreadyFailed);
 	// Where the missed ones were in the order of failure (a run at the end would mean "not polled yet").
 	const missedAt = fresh.missed.map((id) => failed.indexOf(id));
 	const repeatedAt = fresh.repeated.map((id) => failed.indexOf(id));
@@ -268,4 +246,64 @@ export async function crashLoop(
 		figure(`${name}: after those retries`, { missed: afterRetry?.missed.length, repeated: afterRetry?.repeated.length });
 	}
 	return { failed, fresh, missedAt, repeatedAt, afterRetry };
+}
+
+/**
+ * Waits until every job of `failed` is delivered or held by an execution n8n recorded and never ran, or until two
+ * polls have completed (the third has started) with nothing new delivered or held since `since` or the last
+ * progress: a job those polls did not deliver, the trigger's position went past (missed). A drain that takes
+ * several polls keeps making progress, so it is waited for. The executions the polls started are then awaited.
+ */
+export async function awaitDelivery(run: QueueRun, stack: QueueStack, workflowId: string, failed: string[], since: number) {
+	const { sandbox } = run;
+	let covered = -1;
+	let progressAt = since;
+	const outcome = await until('every failed job delivered, or two polls without progress', 6 * MINUTE, async () => {
+		const d = deliveries(await executions(stack.publicApi, workflowId, true));
+		const now = failed.filter((id) => d.delivered.has(id) || d.stranded.has(id)).length;
+		if (failed.every((id) => d.delivered.has(id))) return 'delivered';
+		if (now !== covered) {
+			covered = now;
+			progressAt = Math.max(since, Date.now());
+		}
+		return pollStarts(sandbox, progressAt).length >= 3 ? 'polled' : undefined;
+	}, 3000);
+	const pollsAfter = pollStarts(sandbox, since).length;
+	const all = await settledExecutions(stack.publicApi, workflowId, 0, 2 * MINUTE, true).catch(async () =>
+		executions(stack.publicApi, workflowId, true),
+	);
+	return { outcome, pollsAfter, all };
+}
+
+/**
+ * How the user recovers events left in crashed executions (created, never run): Retry each of them (20 at most).
+ * Returns what each Retry answered and the tally of `failed` after them (undefined when none was stranded).
+ */
+export async function retryStranded(
+	stack: QueueStack,
+	workflowId: string,
+	all: Awaited<ReturnType<typeof executions>>,
+	failed: string[],
+	alsoExpected: string[],
+	/** Which executions to consider (default: all); Retry is never asked twice for the same execution. */
+	consider: (execution: Awaited<ReturnType<typeof executions>>[number]) => boolean = () => true,
+) {
+	const stranded = all.filter((e) => consider(e) && e.status === 'crashed' && !e.data?.resultData?.runData?.[TRIGGER]);
+	const retries: string[] = [];
+	for (const execution of stranded.slice(0, 20)) {
+		try {
+			await stack.rest.call('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false });
+			retries.push(`${execution.id}: retried`);
+		} catch (error) {
+			retries.push(`${execution.id}: ${(error as Error).message.slice(0, 120)}`);
+		}
+	}
+	let afterRetry: ReturnType<typeof tally> | undefined;
+	if (stranded.length) {
+		const retried = await settledExecutions(stack.publicApi, workflowId, all.length + 1, 2 * MINUTE, true).catch(async () =>
+			executions(stack.publicApi, workflowId, true),
+		);
+		afterRetry = tally(failed, deliveries(retried), alsoExpected);
+	}
+	return { retries, afterRetry };
 }
