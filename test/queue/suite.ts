@@ -57,7 +57,7 @@ const QUEUE_LOCK_ENV = {
  * n8n's durable poll scheduler with a poll timeout of 10 s: each poll gets a budget of 5 s (the timeout less
  * a margin, `getPollBudgetMs()`), so that a backlog at the sandbox's slowed answers takes several polls.
  */
-export const DURABLE_POLL_TIMEOUT_S = 10;
+const DURABLE_POLL_TIMEOUT_S = 10;
 export const DURABLE_ENV = {
 	N8N_SCHEDULER_POLL_TIMEOUT: String(DURABLE_POLL_TIMEOUT_S),
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
