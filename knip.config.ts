@@ -13,7 +13,7 @@ const config: KnipConfig = {
 		'credentials/*.credentials.ts',
 		// npm scripts: `sandbox`, `test`, `check:publish`, `release:check`, `start`, `n8n:install`, `test:matrix`;
 		// and the ones run by hand (CONTRIBUTING.md, docs): the tour and the node-panel screenshot. Only the
-		// scripts themselves: scripts/n8n/lib.ts and the like are libraries, whose exports are checked.
+		// scripts themselves: scripts/n8n/processes.ts and the like are libraries, whose exports are checked.
 		// (bench/run.ts, the `bench` script, knip finds in package.json's scripts by itself; listing it here
 		// only draws a "redundant entry" hint.)
 		'sandbox/src/cli.ts',

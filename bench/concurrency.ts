@@ -16,7 +16,7 @@ import type { INode, INodeExecutionData, IVersionedNodeType } from 'n8n-workflow
 
 import type { NetworkSettings, RequestRecord } from '../sandbox/src/api';
 import { runNode } from '../test/harness/engine';
-import { sleep } from '../scripts/n8n/lib';
+import { sleep } from '../scripts/n8n/waiting';
 import { projectRoot } from './lib/env';
 import type { CountingCredentialsHelper } from './lib/n8n';
 import { httpRequestGetNode, loadHttpRequestNode, nodeTypesWith, runSingleNode } from './lib/n8n';

@@ -21,7 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { withLock } from './n8n/cacheLock';
-import { runCommand } from './n8n/lib';
+import { runCommand } from './n8n/processes';
 
 export interface SystemPackage {
 	/** Debian's package name. */

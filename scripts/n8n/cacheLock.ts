@@ -5,7 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pidAlive, sleep } from './lib';
+import { pidAlive } from './processes';
+import { sleep } from './waiting';
 import { cacheRoot } from './paths';
 
 /** Runs `body` while holding the lock folder `lock` (created with its parent folders). */

@@ -6,7 +6,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withCacheLock } from './cacheLock';
-import { pidAlive } from './lib';
+import { pidAlive } from './processes';
 import { N8N_VERSION, cacheRoot, findNodeRuntime, n8nBin, n8nInstallDir, n8nMajor, type NodeRuntime } from './paths';
 
 /**

@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureN8nInstalled, type InstallMarker } from './install';
-import { runCommand, shutdownManaged, spawnGroup } from './lib';
+import { runCommand, shutdownManaged, spawnGroup } from './processes';
 import { MATRIX_N8N_VERSIONS, PINNED_N8N_VERSION, projectRoot } from './paths';
 import { parseProfile, runLabel, type N8nProfile } from './profile';
 

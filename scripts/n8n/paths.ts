@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The project's root folder (holds package.json). */
@@ -74,4 +75,9 @@ export function findNodeRuntime(major = 24): NodeRuntime {
 		`Node ${major} with headers not found under ${nm} (looked for node_modules/node/node_modules/node-<platform>/` +
 			`include/node). It comes with the "node" devDependency: run "npm ci" in ${projectRoot}.`,
 	);
+}
+
+/** A fresh temporary folder. */
+export function tempDir(prefix: string): string {
+	return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }

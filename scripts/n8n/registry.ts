@@ -17,7 +17,9 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PACKAGE_NAME, freePort, runCommand, spawnGroup, untilServing, type ManagedProcess } from './lib';
+import { PACKAGE_NAME } from './packaging';
+import { freePort, runCommand, spawnGroup, type ManagedProcess } from './processes';
+import { untilServing } from './waiting';
 import { withCacheLock } from './cacheLock';
 import { cacheRoot, findNodeRuntime, projectRoot } from './paths';
 

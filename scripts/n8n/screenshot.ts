@@ -10,23 +10,12 @@ import { parseArgs } from 'node:util';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
 import { ensureChromium, launchChromium } from './chromium';
 import { ensureN8nInstalled } from './install';
-import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE,
-	PublicApiClient,
-	buildAndPack,
-	createApiKey,
-	ensureCredential,
-	ensureOwner,
-	ensureWorkflow,
-	generatePassword,
-	installPackage,
-	projectRoot,
-	startN8n,
-	tempDir,
-	type N8nServer,
-	type WorkflowJson,
-} from './lib';
+import { ensureCredential } from './credentials';
+import { PublicApiClient, createApiKey, ensureOwner, generatePassword } from './n8nApi';
+import { startN8n, type N8nServer } from './n8nProcess';
+import { CREDENTIAL_TYPE, NODE_TYPE, buildAndPack, installPackage } from './packaging';
+import { projectRoot, tempDir } from './paths';
+import { ensureWorkflow, type WorkflowJson } from './workflows';
 
 const say = (line: string) => process.stderr.write(`[screenshot] ${line}\n`);
 

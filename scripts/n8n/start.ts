@@ -19,26 +19,14 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureN8nInstalled } from './install';
 import { type QueueStack, startQueueStack } from './queue/stack';
-import {
-	type ManagedProcess,
-	type N8nServer,
-	type SandboxProcess,
-	PublicApiClient,
-	buildAndPack,
-	ensureCredential,
-	ensureOwnerLogin,
-	ensureWorkflow,
-	installPackage,
-	mcpServerUrls,
-	portInUse,
-	projectRoot,
-	readExamples,
-	shutdownManaged,
-	startN8n,
-	startSandboxProcess,
-	tempDir,
-	withCredential,
-} from './lib';
+import { ensureCredential } from './credentials';
+import { PublicApiClient, ensureOwnerLogin } from './n8nApi';
+import { type N8nServer, startN8n } from './n8nProcess';
+import { buildAndPack, installPackage } from './packaging';
+import { projectRoot, tempDir } from './paths';
+import { type ManagedProcess, portInUse, shutdownManaged } from './processes';
+import { type SandboxProcess, startSandboxProcess } from './sandboxProcess';
+import { ensureWorkflow, mcpServerUrls, readExamples, withCredential } from './workflows';
 
 let USER_FOLDER = path.join(projectRoot, '.n8n-data');
 let SANDBOX_DATA = path.join(projectRoot, '.sandbox-data');

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { launchChromium } from './chromium';
-import { projectRoot } from './lib';
+import { projectRoot } from './paths';
 
 export interface TourOptions {
 	/** n8n's base URL, e.g. http://127.0.0.1:5678. */

@@ -5,14 +5,10 @@
  * so that the three polls the test needs take a minute rather than three.
  */
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
-import {
-	ensureWorkflow,
-	randomId,
-	sleep,
-	withCredential,
-	type PublicApiClient,
-	type RunResult,
-} from '../../scripts/n8n/lib';
+import { randomId, type RunResult } from '../../scripts/n8n/headless';
+import type { PublicApiClient } from '../../scripts/n8n/n8nApi';
+import { sleep } from '../../scripts/n8n/waiting';
+import { ensureWorkflow, withCredential } from '../../scripts/n8n/workflows';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, readExample, until } from './helpers/examples';
 import { useN8nStack } from './helpers/stack';
 import { withFastPolling } from './helpers/workflows';

@@ -9,16 +9,10 @@
  * suite proves the same report comes out of n8n itself, in each version of the matrix.
  */
 import { startSandbox, type Sandbox } from '../../sandbox/src';
-import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE,
-	ensureCredential,
-	nodeOutput,
-	randomId,
-	type CredentialRef,
-	type RunResult,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
+import { ensureCredential, type CredentialRef } from '../../scripts/n8n/credentials';
+import { nodeOutput, randomId, type RunResult } from '../../scripts/n8n/headless';
+import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/packaging';
+import type { WorkflowJson } from '../../scripts/n8n/workflows';
 import { sandboxApiVersion } from './helpers/sandboxApi';
 import { useN8nStack } from './helpers/stack';
 import { runToSuccess } from './helpers/workflows';

@@ -13,7 +13,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import type { Sandbox } from '../../sandbox/src';
-import { CREDENTIAL_TYPE, ensureCredential, nodeOutput, randomId, type CredentialRef, type WorkflowJson } from '../../scripts/n8n/lib';
+import { ensureCredential, type CredentialRef } from '../../scripts/n8n/credentials';
+import { nodeOutput, randomId } from '../../scripts/n8n/headless';
+import { CREDENTIAL_TYPE } from '../../scripts/n8n/packaging';
+import type { WorkflowJson } from '../../scripts/n8n/workflows';
 import { useN8nStack } from './helpers/stack';
 import { runOnServer, runToSuccess } from './helpers/workflows';
 import { N8N_VERSION, n8nInstallDir } from '../../scripts/n8n/paths';

@@ -6,7 +6,10 @@
  * do), created through the public API and run as from the editor, against an in-process sandbox.
  */
 import { DEMO_IDS } from '../../sandbox/src';
-import { CREDENTIAL_TYPE, NODE_TYPE, nodeOutput, randomId, type CredentialRef, type WorkflowJson } from '../../scripts/n8n/lib';
+import type { CredentialRef } from '../../scripts/n8n/credentials';
+import { nodeOutput, randomId } from '../../scripts/n8n/headless';
+import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/packaging';
+import type { WorkflowJson } from '../../scripts/n8n/workflows';
 import { useN8nStack } from './helpers/stack';
 import { runToSuccess } from './helpers/workflows';
 

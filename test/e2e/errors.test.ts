@@ -15,7 +15,10 @@
  * message that still passes.
  */
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
-import { CREDENTIAL_TYPE, NODE_TYPE, ensureCredential, nodeOutput, randomId, type CredentialRef, type WorkflowJson } from '../../scripts/n8n/lib';
+import { ensureCredential, type CredentialRef } from '../../scripts/n8n/credentials';
+import { nodeOutput, randomId } from '../../scripts/n8n/headless';
+import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/packaging';
+import type { WorkflowJson } from '../../scripts/n8n/workflows';
 import { useN8nStack } from './helpers/stack';
 import { runOnServer } from './helpers/workflows';
 import { N8N_VERSION } from '../../scripts/n8n/paths';

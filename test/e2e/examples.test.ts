@@ -8,7 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
-import { nodeOutput, randomId, withCredential, type RunResult, type WorkflowJson } from '../../scripts/n8n/lib';
+import { nodeOutput, randomId, type RunResult } from '../../scripts/n8n/headless';
+import { withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import type { Job } from '../../nodes/FileTransferManager/api/types';
 import {
 	EXAMPLE_CREDENTIAL_NAME,

@@ -27,15 +27,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
-import {
-	ensureWorkflow,
-	mcpServerUrls,
-	randomId,
-	sleep,
-	until,
-	withCredential,
-	type RestClient,
-} from '../../scripts/n8n/lib';
+import { randomId } from '../../scripts/n8n/headless';
+import type { RestClient } from '../../scripts/n8n/n8nApi';
+import { sleep, until } from '../../scripts/n8n/waiting';
+import { ensureWorkflow, mcpServerUrls, withCredential } from '../../scripts/n8n/workflows';
 import type { Job } from '../../nodes/FileTransferManager/api/types';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, readExample } from './helpers/examples';

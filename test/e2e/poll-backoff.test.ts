@@ -12,15 +12,11 @@
  * so the poll fails. Without the declared wait n8n 2.4x's back-off would be its curve (5 s after one error).
  */
 import { type Sandbox } from '../../sandbox/src';
-import {
-	CREDENTIAL_TYPE,
-	ensureWorkflow,
-	randomId,
-	sleep,
-	type PublicApiClient,
-	type RunResult,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
+import { randomId, type RunResult } from '../../scripts/n8n/headless';
+import type { PublicApiClient } from '../../scripts/n8n/n8nApi';
+import { CREDENTIAL_TYPE } from '../../scripts/n8n/packaging';
+import { sleep } from '../../scripts/n8n/waiting';
+import { ensureWorkflow, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { until } from './helpers/examples';
 import { useN8nStack } from './helpers/stack';

@@ -14,14 +14,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { type Sandbox } from '../../sandbox/src';
-import {
-	CREDENTIAL_TYPE,
-	ensureWorkflow,
-	randomId,
-	type PublicApiClient,
-	type RunResult,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
+import { randomId, type RunResult } from '../../scripts/n8n/headless';
+import type { PublicApiClient } from '../../scripts/n8n/n8nApi';
+import { CREDENTIAL_TYPE } from '../../scripts/n8n/packaging';
+import { ensureWorkflow, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { N8N_VERSION } from '../../scripts/n8n/paths';
 import { until } from './helpers/examples';
 import { useN8nStack } from './helpers/stack';

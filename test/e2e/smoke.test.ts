@@ -8,28 +8,19 @@
  */
 import * as fs from 'node:fs';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { ensureCredential, testCredentialData, testStoredCredential } from '../../scripts/n8n/credentials';
+import { importCredentials, nodeOutput, randomId, runWorkflowHeadless } from '../../scripts/n8n/headless';
 import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE,
-	ensureCredential,
 	ensureOwner,
-	ensureWorkflow,
 	generatePassword,
-	importCredentials,
-	nodeOutput,
 	publicApi,
-	randomId,
-	runWorkflowHeadless,
-	startN8n,
-	testCredentialData,
-	testStoredCredential,
-	tempDir,
-	withCredential,
-	type N8nServer,
 	type PublicApiClient,
 	type RestClient,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
+} from '../../scripts/n8n/n8nApi';
+import { startN8n, type N8nServer } from '../../scripts/n8n/n8nProcess';
+import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/packaging';
+import { tempDir } from '../../scripts/n8n/paths';
+import { ensureWorkflow, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { sandboxApiVersion } from './helpers/sandboxApi';
 import { prepareUserFolder } from './helpers/userFolder';
 

@@ -11,7 +11,10 @@
  * with it set. test/hardening/ssrf.test.ts covers the same through n8n-core in process, API requests with a
  * stored token and host names included.
  */
-import { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_NODE_TYPE, nodeOutput, randomId, testStoredCredential, type WorkflowJson } from '../../scripts/n8n/lib';
+import { testStoredCredential } from '../../scripts/n8n/credentials';
+import { nodeOutput, randomId } from '../../scripts/n8n/headless';
+import { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_NODE_TYPE } from '../../scripts/n8n/packaging';
+import type { WorkflowJson } from '../../scripts/n8n/workflows';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { SANDBOX_ADDRESS } from '../../scripts/n8n/profile';
 import { DEMO_IDS } from '../../sandbox/src';

@@ -8,7 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureN8nInstalled } from '../../scripts/n8n/install';
-import { freePort, portInUse, projectRoot, runCommand, sleep, tempDir } from '../../scripts/n8n/lib';
+import { projectRoot, tempDir } from '../../scripts/n8n/paths';
+import { freePort, portInUse, runCommand } from '../../scripts/n8n/processes';
+import { sleep } from '../../scripts/n8n/waiting';
 
 const MINUTE = 60 * 1000;
 /** How long a stop may take, from the signal until the last process is gone and both ports are free. */

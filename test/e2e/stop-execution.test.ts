@@ -15,14 +15,10 @@
  */
 import { parse as parseFlatted } from 'flatted';
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
-import {
-	ensureWorkflow,
-	randomId,
-	sleep,
-	until,
-	type PublicApiClient,
-	type RestClient,
-} from '../../scripts/n8n/lib';
+import { randomId } from '../../scripts/n8n/headless';
+import type { PublicApiClient, RestClient } from '../../scripts/n8n/n8nApi';
+import { sleep, until } from '../../scripts/n8n/waiting';
+import { ensureWorkflow } from '../../scripts/n8n/workflows';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { useN8nStack } from './helpers/stack';
 import { SLOW_CREATE_NODE, SLOW_CREATE_TRIGGER, runManually, slowCreateWorkflow } from './helpers/workflows';

@@ -19,20 +19,11 @@ import { DEMO_IDS, startSandbox, type Sandbox } from '../../sandbox/src';
 import type { Browser } from 'playwright-core';
 import { ensureChromium, launchChromium } from '../../scripts/n8n/chromium';
 import { TOUR_VIEWPORT, driveTour, type TourResult } from '../../scripts/n8n/tour';
-import {
-	ensureCredential,
-	ensureOwner,
-	ensureWorkflow,
-	generatePassword,
-	publicApi,
-	projectRoot,
-	startN8n,
-	tempDir,
-	withCredential,
-	type N8nServer,
-	type PublicApiClient,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
+import { ensureCredential } from '../../scripts/n8n/credentials';
+import { ensureOwner, generatePassword, publicApi, type PublicApiClient } from '../../scripts/n8n/n8nApi';
+import { startN8n, type N8nServer } from '../../scripts/n8n/n8nProcess';
+import { projectRoot, tempDir } from '../../scripts/n8n/paths';
+import { ensureWorkflow, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, readExample } from './helpers/examples';
 import { prepareUserFolder } from './helpers/userFolder';
 

@@ -20,17 +20,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import {
-	HttpError,
-	NODE_TYPE,
-	PACKAGE_NAME,
-	nodeOutput,
-	randomId,
-	startN8n,
-	tempDir,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
-import { N8N_VERSION, n8nMajor, projectRoot } from '../../scripts/n8n/paths';
+import { nodeOutput, randomId } from '../../scripts/n8n/headless';
+import { HttpError } from '../../scripts/n8n/n8nApi';
+import { startN8n } from '../../scripts/n8n/n8nProcess';
+import { NODE_TYPE, PACKAGE_NAME } from '../../scripts/n8n/packaging';
+import type { WorkflowJson } from '../../scripts/n8n/workflows';
+import { N8N_VERSION, n8nMajor, projectRoot, tempDir } from '../../scripts/n8n/paths';
 import { V3_DOCUMENTED_ENV, V3_ENV } from '../../scripts/n8n/profile';
 import { useN8nStack } from './helpers/stack';
 import { runToSuccess } from './helpers/workflows';

@@ -6,23 +6,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
+import type { CredentialRef } from '../../scripts/n8n/credentials';
+import type { RunResult } from '../../scripts/n8n/headless';
 import {
-	CREDENTIAL_TYPE,
-	NODE_TYPE,
-	PACKAGE_NAME,
 	PublicApiClient,
-	TRIGGER_NODE_TYPE,
 	createApiKey,
 	ensureOwner,
-	ensureWorkflow,
 	generatePassword,
-	sleep,
-	until,
-	type CredentialRef,
 	type RestClient,
-	type RunResult,
-	type WorkflowJson,
-} from '../../scripts/n8n/lib';
+} from '../../scripts/n8n/n8nApi';
+import { CREDENTIAL_TYPE, NODE_TYPE, PACKAGE_NAME, TRIGGER_NODE_TYPE } from '../../scripts/n8n/packaging';
+import { sleep, until } from '../../scripts/n8n/waiting';
+import { ensureWorkflow, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { n8nMajor } from '../../scripts/n8n/paths';
 
 export const MINUTE = 60 * 1000;

@@ -33,21 +33,10 @@ import { chromium, type Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { ensureChromium } from '../../scripts/n8n/chromium';
 import { ensureN8nInstalled } from '../../scripts/n8n/install';
-import {
-	NODE_TYPE,
-	PACKAGE_NAME,
-	TRIGGER_NODE_TYPE,
-	buildAndPack,
-	freePort,
-	nodesDir,
-	projectRoot,
-	runCommand,
-	startN8n,
-	tempDir,
-	waitForReady,
-	type N8nServer,
-} from '../../scripts/n8n/lib';
-import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
+import { startN8n, waitForReady, type N8nServer } from '../../scripts/n8n/n8nProcess';
+import { NODE_TYPE, PACKAGE_NAME, TRIGGER_NODE_TYPE, buildAndPack, nodesDir } from '../../scripts/n8n/packaging';
+import { freePort, runCommand } from '../../scripts/n8n/processes';
+import { N8N_VERSION, n8nMajor, projectRoot, tempDir } from '../../scripts/n8n/paths';
 import { nextPatch, readTarballPackageJson, repackWithVersion, startRegistry, type LocalRegistry } from '../../scripts/n8n/registry';
 import {
 	LICENSE_PRELOAD,

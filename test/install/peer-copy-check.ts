@@ -19,8 +19,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox } from '../../sandbox/src';
 import { ensureN8nInstalled } from '../../scripts/n8n/install';
-import { HttpError, PACKAGE_NAME, buildAndPack, ensureWorkflow, nodesDir, runCommand, startN8n, tempDir } from '../../scripts/n8n/lib';
-import { N8N_VERSION, findNodeRuntime, n8nInstallDir, n8nMajor } from '../../scripts/n8n/paths';
+import { HttpError } from '../../scripts/n8n/n8nApi';
+import { startN8n } from '../../scripts/n8n/n8nProcess';
+import { PACKAGE_NAME, buildAndPack, nodesDir } from '../../scripts/n8n/packaging';
+import { runCommand } from '../../scripts/n8n/processes';
+import { ensureWorkflow } from '../../scripts/n8n/workflows';
+import { N8N_VERSION, findNodeRuntime, n8nInstallDir, n8nMajor, tempDir } from '../../scripts/n8n/paths';
 import { readTarballPackageJson, startRegistry } from '../../scripts/n8n/registry';
 import {
 	activate,

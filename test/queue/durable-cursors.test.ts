@@ -6,8 +6,8 @@
  * Runs side by side with queue-mode.test.ts and main-crashes.test.ts (jest.queue.config.js: three workers);
  * figures go to tmp/queue-e2e/figures-durable.json.
  */
-import { sleep } from '../../scripts/n8n/lib';
 import type { QueueStack } from '../../scripts/n8n/queue/stack';
+import { sleep } from '../../scripts/n8n/waiting';
 import { CRASHES, DURABLE_ENV, awaitDelivery, crashLoop, keepOnFailure, newStack, retryStranded, useQueueRun } from './suite';
 import {
 	MINUTE,

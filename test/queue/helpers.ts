@@ -5,7 +5,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/src';
-import { projectRoot, until, withCredential, type PublicApiClient, type WorkflowJson } from '../../scripts/n8n/lib';
+import type { PublicApiClient } from '../../scripts/n8n/n8nApi';
+import { projectRoot } from '../../scripts/n8n/paths';
+import { until } from '../../scripts/n8n/waiting';
+import { withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { EXAMPLE_FILES, readExample } from '../e2e/helpers/examples';
 import { FINAL_STATUSES, withFastPolling } from '../e2e/helpers/workflows';
 

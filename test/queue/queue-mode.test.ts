@@ -22,7 +22,8 @@ import {
 	workerOf,
 } from './suite';
 import { DEMO_IDS } from '../../sandbox/src';
-import { ensureCredential, sleep } from '../../scripts/n8n/lib';
+import { ensureCredential } from '../../scripts/n8n/credentials';
+import { sleep } from '../../scripts/n8n/waiting';
 import { FRESH_KEPT_MS } from '../../nodes/FileTransferManager/transport/token';
 import type { QueueStack } from '../../scripts/n8n/queue/stack';
 import {

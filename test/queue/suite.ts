@@ -7,7 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { buildAndPack, sleep } from '../../scripts/n8n/lib';
+import { buildAndPack } from '../../scripts/n8n/packaging';
+import { sleep } from '../../scripts/n8n/waiting';
 import { startQueueStack, type QueueStack } from '../../scripts/n8n/queue/stack';
 import {
 	MINUTE,

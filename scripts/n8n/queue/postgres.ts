@@ -9,7 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type ManagedProcess, pidAlive, runCommand, sleep, spawnGroup, untilServing } from '../lib';
+import { type ManagedProcess, pidAlive, runCommand, spawnGroup } from '../processes';
+import { sleep, untilServing } from '../waiting';
 import { withCacheLock } from '../cacheLock';
 import { cacheRoot, n8nInstallDir } from '../paths';
 

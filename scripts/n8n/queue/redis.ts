@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { REDIS, ensureSystemPackages } from '../../system-packages';
-import { type ManagedProcess, spawnGroup, untilServing } from '../lib';
+import { type ManagedProcess, spawnGroup } from '../processes';
+import { untilServing } from '../waiting';
 
 type Log = (line: string) => void;
 

@@ -17,27 +17,14 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureN8nInstalled } from '../install';
-import {
-	type ManagedProcess,
-	PublicApiClient,
-	RestClient,
-	buildAndPack,
-	ensureCredential,
-	ensureOwnerLogin,
-	ensureWorkflow,
-	freePort,
-	installPackage,
-	n8nCommand,
-	n8nEnv,
-	portInUse,
-	projectRoot,
-	readExamples,
-	sleep,
-	spawnGroup,
-	tempDir,
-	waitForReady,
-	withCredential,
-} from '../lib';
+import { ensureCredential } from '../credentials';
+import { PublicApiClient, RestClient, ensureOwnerLogin } from '../n8nApi';
+import { n8nCommand, n8nEnv, waitForReady } from '../n8nProcess';
+import { buildAndPack, installPackage } from '../packaging';
+import { projectRoot, tempDir } from '../paths';
+import { type ManagedProcess, freePort, portInUse, spawnGroup } from '../processes';
+import { sleep } from '../waiting';
+import { ensureWorkflow, readExamples, withCredential } from '../workflows';
 import { type PostgresServer, startPostgres } from './postgres';
 import { type RedisServer, startRedis } from './redis';
 

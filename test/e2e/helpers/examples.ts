@@ -6,8 +6,10 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Sandbox } from '../../../sandbox/src';
-import { projectRoot, type RunResult, type WorkflowJson } from '../../../scripts/n8n/lib';
-export { until } from '../../../scripts/n8n/lib';
+import type { RunResult } from '../../../scripts/n8n/headless';
+import { projectRoot } from '../../../scripts/n8n/paths';
+import type { WorkflowJson } from '../../../scripts/n8n/workflows';
+export { until } from '../../../scripts/n8n/waiting';
 import type { Document, Job, JobCreateAttributes } from '../../../nodes/FileTransferManager/api/types';
 
 export const EXAMPLES_DIR = path.join(projectRoot, 'examples');

@@ -7,18 +7,16 @@ import * as fs from 'node:fs';
 
 import { startSandbox, type Sandbox } from '../../../sandbox/src';
 import type { SandboxOptions } from '../../../sandbox/src/api';
+import { ensureCredential } from '../../../scripts/n8n/credentials';
 import {
-	ensureCredential,
 	ensureOwner,
 	generatePassword,
 	publicApi,
-	startN8n,
-	tempDir,
-	type N8nServer,
 	type PublicApiClient,
 	type RestClient,
-	type StartN8nOptions,
-} from '../../../scripts/n8n/lib';
+} from '../../../scripts/n8n/n8nApi';
+import { startN8n, type N8nServer, type StartN8nOptions } from '../../../scripts/n8n/n8nProcess';
+import { tempDir } from '../../../scripts/n8n/paths';
 import { prepareUserFolder } from './userFolder';
 
 const MINUTE = 60 * 1000;

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureN8nInstalled } from '../../../scripts/n8n/install';
-import { buildAndPack, installPackage } from '../../../scripts/n8n/lib';
+import { buildAndPack, installPackage } from '../../../scripts/n8n/packaging';
 
 /**
  * Installs n8n when missing (the version FTM_N8N_VERSION selects), packs this package (npm pack) and

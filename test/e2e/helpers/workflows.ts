@@ -3,17 +3,11 @@
  * suite).
  */
 import { DEMO_IDS } from '../../../sandbox/src';
-import {
-	CREDENTIAL_TYPE,
-	HttpError,
-	NODE_TYPE,
-	until,
-	withCredential,
-	type PublicApiClient,
-	type RestClient,
-	type RunResult,
-	type WorkflowJson,
-} from '../../../scripts/n8n/lib';
+import type { RunResult } from '../../../scripts/n8n/headless';
+import { HttpError, type PublicApiClient, type RestClient } from '../../../scripts/n8n/n8nApi';
+import { CREDENTIAL_TYPE, NODE_TYPE } from '../../../scripts/n8n/packaging';
+import { until } from '../../../scripts/n8n/waiting';
+import { withCredential, type WorkflowJson } from '../../../scripts/n8n/workflows';
 import { N8N_VERSION, n8nMajor } from '../../../scripts/n8n/paths';
 
 const MANUAL_TRIGGER_TYPE = 'n8n-nodes-base.manualTrigger';
