@@ -17,7 +17,10 @@ const transform = {
 	],
 };
 
-/** The unit layer: test/unit and the pure test files written before the layers (folders end with /). */
+/**
+ * The unit layer: test/unit, and pure test files (no server, no engine run) that live beside the integration
+ * tests of their topic outside test/unit (folders end with /).
+ */
 const UNIT = [
 	'test/unit/',
 	'test/layout/',

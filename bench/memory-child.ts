@@ -8,7 +8,7 @@ import { PlainClient } from './lib/plain-client';
 
 /**
  * ours / plain / http: the three clients. collect-map and page-map: the plain client turning jobs into
- * output items with our node's jobJson, after collecting every job (what Get Many does now) or page by page.
+ * output items with our node's jobJson, after collecting every job, or page by page as each arrives (what Job → Get Many does).
  */
 type Mode = 'ours' | 'plain' | 'http' | 'collect-map' | 'page-map';
 

@@ -509,7 +509,7 @@ async function memory(sandbox: SandboxProcess, total: number, withHttp: boolean)
 		const collect = await memoryChild('collect-map', sandbox, total);
 		const perPage = await memoryChild('page-map', sandbox, total);
 		findings.push(
-			`- Memory, ${label} jobs, outside n8n (plain client + our node's \`jobJson\`), live heap after a full gc at the fullest point / peak heap growth: collecting every job and then mapping them to items (what Job → Get Many did before it mapped page by page): ${mb(live(collect))} / ${mb(growth(collect))}; mapping each page to items as it arrives (what it does now, \`apiRequestAllItems\` with \`map\`): ${mb(live(perPage))} / ${mb(growth(perPage))}. For reference, the raw jobs alone (plain client) ${mb(live(plain))} / ${mb(growth(plain))}; our node's output items at the end of its run ${mb(live(ours))}.`,
+			`- Memory, ${label} jobs, outside n8n (plain client + our node's \`jobJson\`), live heap after a full gc at the fullest point / peak heap growth: collecting every job and then mapping them to items (every job in memory at once): ${mb(live(collect))} / ${mb(growth(collect))}; mapping each page to items as it arrives (what Job → Get Many does, \`apiRequestAllItems\` with \`map\`): ${mb(live(perPage))} / ${mb(growth(perPage))}. For reference, the raw jobs alone (plain client) ${mb(live(plain))} / ${mb(growth(plain))}; our node's output items at the end of its run ${mb(live(ours))}.`,
 		);
 	}
 }

@@ -125,8 +125,7 @@ export async function runWorkflowHeadless(workflow: WorkflowJson, options: Headl
 	const t2 = Date.now();
 	const run = parseExecuteOutput(result.stdout) ?? parseExecuteOutput(result.stderr);
 	// `n8n execute` now and then dies of a signal while it exits, after printing the finished run: n8n 1.123.81
-	// (SIGSEGV, 2 runs in about 40) and, on a loaded machine, 2.41.1 (2 runs of about 15 on 2026-11-26). The
-	// printed run is the outcome; the signal is reported.
+	// (SIGSEGV) and, on a loaded machine, 2.41.1. The printed run is the outcome; the signal is reported.
 	const crashedAfterRun =
 		result.signal && run?.finished === true && run.status === 'success' && !run.data.resultData.error ? result.signal : undefined;
 	if (crashedAfterRun) process.stderr.write(`[n8n execute] ended by ${crashedAfterRun} after printing a successful run (n8n ${N8N_VERSION})\n`);

@@ -1,6 +1,6 @@
 /**
- * Profiles of n8n settings that the end-to-end helpers apply to every n8n they start (n8nEnv in lib.ts):
- * FTM_N8N_PROFILE=v3 runs the suites with n8n 3.0's coming defaults turned on in today's n8n (the rules of its
+ * Profiles of n8n settings that the end-to-end helpers apply to every n8n they start (n8nEnv in n8nProcess.ts):
+ * FTM_N8N_PROFILE=v3 runs the suites with n8n 3.0's coming defaults turned on in n8n 2.x (the rules of its
  * 3.0 list, `n8n/dist/modules/breaking-changes/rules/v3/` in n8n 2.41.1), together, as an administrator who
  * turns them on before upgrading would. `npm run test:matrix` shows it as a column of its own. See
  * docs/versions.md › n8n 3.0.

@@ -4,7 +4,7 @@
  * Sets up what `npm start` sets up (the packed package installed into n8n's community-nodes folder, the
  * sandbox with its demo data and default speed, n8n, an owner, the "File Transfer Manager (sandbox)" credential
  * and every example of examples/, the active ones activated), but in a temporary user folder on free ports,
- * with lib.ts's functions as start.ts uses them. Then a headless Chromium (Debian's, installed with apt when
+ * with the functions of scripts/n8n/ as start.ts uses them. Then a headless Chromium (Debian's, installed with apt when
  * /usr/bin/chromium is missing, driven with playwright-core) logs in through the login page, opens example 1
  * from the workflows list, clicks "Execute workflow", opens the Report node and reads the output panel's JSON
  * view.

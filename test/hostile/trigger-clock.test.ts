@@ -1,6 +1,6 @@
 /**
- * One job stamped in the future used to silence the trigger for good (the cursor moved to the
- * newest updatedAt seen, and every later change, stamped earlier, was never listed again).
+ * One job stamped in the future could silence the trigger for good: were the cursor moved to the newest
+ * updatedAt seen, every later change, stamped earlier, would never be listed again.
  *
  * Guarantee: a timestamp ahead of the service's own clock (its Date header) by more than the tolerance
  * never moves the cursor beyond that clock; the job is still delivered once. The hostile "service" in

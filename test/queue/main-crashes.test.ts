@@ -34,8 +34,7 @@ describe('queue mode: main killed while the trigger polls', () => {
 		// a poll n8n was handing over when main died (n8n 2.41 saves the trigger's state and stores the execution
 		// as two writes; a kill between them loses or repeats that poll's events). So the missed jobs and the
 		// jobs delivered twice, if any, form at most one run per crash together, each no longer than the
-		// failures of two poll intervals (2 per second, 15 s apart). Seen once so far: 30 missed jobs, one
-		// poll's worth. The counts are reported above.
+		// failures of two poll intervals (2 per second, 15 s apart). The counts are reported above.
 		const runsOf = (positions: number[]): number[][] => {
 			const runs: number[][] = [];
 			for (const position of [...positions].sort((a, b) => a - b)) {

@@ -3,7 +3,7 @@
  * workers (`n8n worker --concurrency=C`), all sharing one N8N_USER_FOLDER (this package installed in its
  * .n8n/nodes), one encryption key and one database; then the owner, an API key, the credential for a
  * sandbox and the example workflows, like `npm start`. Used by `npm start -- --queue` and the queue-mode e2e
- * tests. Every process runs in its own process group (lib's spawnGroup), so that killing one also kills its
+ * tests. Every process runs in its own process group (spawnGroup of processes.ts), so that killing one also kills its
  * task-runner child.
  *
  * Layout of dataDir (reused by a later start on the same folder):
@@ -82,7 +82,7 @@ interface QueueProcess {
 	brokerPort: number;
 	/** Whether the current run's process is alive. */
 	isRunning(): boolean;
-	/** The current run's process (lib's handle). */
+	/** The current run's process (spawnGroup's handle). */
 	proc: ManagedProcess;
 }
 
