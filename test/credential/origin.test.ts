@@ -5,15 +5,14 @@
  * (options with `url`, maybe `baseURL`) and the legacy requestWithAuthentication (options with `uri`), which
  * the HTTP Request node v4 uses. Other servers are local recorders that count every connection.
  */
-import { ExecuteContext } from 'n8n-core';
-import type { IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
-import { createRunExecutionData, Workflow } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
-import { CREDENTIAL_ID, CREDENTIAL_TYPE, type TestCredentialsHelper } from '../harness/credentials';
-import { additionalDataFor, credentialsFor } from '../harness/engine';
+import { CREDENTIAL_TYPE, type TestCredentialsHelper } from '../harness/credentials';
+import { credentialsFor } from '../harness/engine';
+import { foreignNodeContext } from '../harness/foreignNode';
 import { startTlsProxy, type TlsProxy } from '../harness/tlsProxy';
 import { startRecordingProxy, type RecordingProxy } from './proxy';
 import { startRecordingServer, type RecordingServer } from './recorder';
@@ -35,47 +34,15 @@ beforeEach(() => sandbox.requests.clear());
 
 /** A node of a type that may use our credential, as the HTTP Request node is with a predefined credential type. */
 function contextFor(credentials: TestCredentialsHelper): IExecuteFunctions {
-	const nodeType = {
-		description: {
-			displayName: 'HTTP Request stand-in',
-			name: 'test.httpRequest',
-			group: ['output'],
-			version: 1,
-			description: '',
-			defaults: { name: 'HTTP Request' },
-			inputs: ['main'],
-			outputs: ['main'],
-			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-			properties: [],
-		},
-	} as unknown as INodeType;
-	const node: INode = {
+	return foreignNodeContext(credentials, {
+		displayName: 'HTTP Request stand-in',
+		typeName: 'test.httpRequest',
+		group: ['output'],
 		id: 'http-request',
-		parameters: {},
 		name: 'HTTP Request',
-		type: nodeType.description.name,
-		typeVersion: 1,
-		position: [0, 0],
-		credentials: { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: 'File Transfer Manager account' } },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
-	});
-	return new ExecuteContext(
-		workflow,
-		node,
-		additionalDataFor(credentials),
-		'manual',
-		createRunExecutionData({ resultData: { runData: {} } } as never),
-		0,
-		[{ json: {} }],
-		{ main: [[{ json: {} }]] },
-		{ node, data: {}, source: null },
-		[],
-	);
+		mode: 'manual',
+		inputItems: [{ json: {} }],
+	}).context;
 }
 
 type Helper = 'httpRequestWithAuthentication' | 'requestWithAuthentication';

@@ -2,66 +2,35 @@
  * The credential's test, as n8n's CredentialsTester runs it: the credential's `test` request through a
  * RoutingNode on a temporary node (its token request first), and the message the tester reports.
  */
-import { ExecuteContext, RoutingNode } from 'n8n-core';
-import type { INode, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { createRunExecutionData, Workflow } from 'n8n-workflow';
+import { RoutingNode } from 'n8n-core';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
 import { CREDENTIAL_ID, CREDENTIAL_TYPE, type TestCredentialsHelper } from './credentials';
-import { additionalDataFor } from './engine';
+import { foreignNodeContext } from './foreignNode';
 
 /** The credential's `test` request run the way n8n's CredentialsTester runs it: a RoutingNode on a temporary node. */
 export async function runCredentialTest(credentials: TestCredentialsHelper): Promise<INodeExecutionData[][] | null | undefined> {
 	const credentialType = new FileTransferManagerOAuth2Api();
-	const nodeType = {
-		description: {
-			displayName: 'Temp',
-			name: 'n8n-nodes-base.noOp',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: { name: 'Temp' },
-			inputs: ['main'],
-			outputs: ['main'],
-			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-			properties: [
-				{
-					displayName: 'Temp',
-					name: 'temp',
-					type: 'string',
-					routing: { request: credentialType.test.request },
-					default: '',
-				},
-			],
-		},
-	} as unknown as INodeType;
-	const node: INode = {
+	const { nodeType, context } = foreignNodeContext(credentials, {
+		displayName: 'Temp',
+		typeName: 'n8n-nodes-base.noOp',
+		group: ['transform'],
 		id: 'temp',
-		parameters: {},
 		name: 'Temp-Node',
-		type: nodeType.description.name,
-		typeVersion: 1,
-		position: [0, 0],
-		credentials: { [CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: 'File Transfer Manager account' } },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
+		defaultName: 'Temp',
+		properties: [
+			{
+				displayName: 'Temp',
+				name: 'temp',
+				type: 'string',
+				routing: { request: credentialType.test.request },
+				default: '',
+			},
+		],
+		mode: 'internal',
+		inputItems: [],
 	});
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalDataFor(credentials),
-		'internal',
-		createRunExecutionData({ resultData: { runData: {} } } as never),
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		{ node, data: {}, source: null },
-		[],
-	);
 	const decrypted = credentials.applyDefaultsAndExpressions(credentials.raw()!);
 	const routingNode = new RoutingNode(context, nodeType, {
 		id: CREDENTIAL_ID,
