@@ -6,7 +6,6 @@
 import './resolve-node-ts';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -21,11 +20,11 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createRunExecutionData, NodeHelpers, Workflow } from 'n8n-workflow';
+import { NodeHelpers, type Workflow } from 'n8n-workflow';
 
 import { n8nInstallDir } from '../../scripts/n8n/paths';
 import { TestCredentialsHelper, applyAuthenticate } from '../../test/harness/credentials';
-import { additionalDataFor, nodeTypes as ourNodeTypes } from '../../test/harness/engine';
+import { executeWorkflow, nodeTypes as ourNodeTypes } from '../../test/harness/engine';
 
 const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 const HEADER_AUTH_TYPE = 'httpHeaderAuth';
@@ -135,7 +134,7 @@ export interface SingleNodeRun {
 	run: IRun;
 }
 
-/** Runs one node through WorkflowExecute.processRunExecutionData, as test/harness/engine.ts runNode does. */
+/** Runs one node of any registered type through the harness's WorkflowExecute run (test/harness/engine.ts), as runNode does. */
 export async function runSingleNode(
 	nodeTypes: INodeTypes,
 	node: INode,
@@ -143,31 +142,7 @@ export async function runSingleNode(
 	items: INodeExecutionData[] = [{ json: {} }],
 	mode: WorkflowExecuteMode = 'manual',
 ): Promise<SingleNodeRun> {
-	const workflow = new Workflow({
-		id: 'wf-bench',
-		name: 'bench',
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes,
-		settings: { executionOrder: 'v1' },
-	});
-	const additionalData = additionalDataFor(credentials);
-	additionalData.hooks = new ExecutionLifecycleHooks(mode, 'exec-bench', {
-		id: 'wf-bench',
-		name: 'bench',
-		nodes: [node],
-		connections: {},
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
-	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node, data: { main: [items] }, source: null }] },
-	});
-	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	const run = await executeWorkflow({ credentials, nodeTypes, nodes: [node], connections: {}, start: { node, items }, mode });
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	const error = (taskData?.error ?? run.data.resultData.error) as Error | undefined;
 	return { items: error ? [] : ((taskData?.data?.main?.[0] ?? []) as INodeExecutionData[]), error, run };
