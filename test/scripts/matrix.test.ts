@@ -77,6 +77,16 @@ describe('cellOf', () => {
 		expect(cell).toMatchObject({ kind: 'fail', test: '(suite)', message: 'Test suite failed to run' });
 	});
 
+	test("a file whose tests passed and some skipped themselves (jest's 'focused'): pass, with the passed ones", () => {
+		const cell = cellOf({ name: '/p/test/e2e/a.test.ts', status: 'focused', message: '', assertionResults: [assertion('a', 'passed'), assertion('b', 'pending')] });
+		expect(cell).toEqual({ kind: 'pass', tests: 1 });
+	});
+
+	test('a file whose every test skipped itself: skipped, not a pass', () => {
+		const cell = cellOf({ name: '/p/test/e2e/a.test.ts', status: 'focused', message: '', assertionResults: [assertion('a', 'pending')] });
+		expect(cell).toMatchObject({ kind: 'skipped' });
+	});
+
 	test('a file jest did not report: a failure, not a pass', () => {
 		expect(cellOf(undefined)).toMatchObject({ kind: 'fail', message: 'jest reported nothing for this file' });
 	});
