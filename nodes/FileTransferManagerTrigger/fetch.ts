@@ -3,7 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { routes } from '../FileTransferManager/api/routes';
 import type { Job } from '../FileTransferManager/api/types';
 import { PAGE_LIMIT_MAX } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/transport/operationError';
+import { operationError } from '../FileTransferManager/execution/operationError';
 import { filterChecker } from '../FileTransferManager/helpers/listChecks';
 import { recordChecker, requestPage } from '../FileTransferManager/helpers/shape';
 import type { NextPage } from '../FileTransferManager/transport';

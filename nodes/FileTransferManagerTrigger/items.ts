@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
 import type { Job, JobError } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/transport/operationError';
+import { operationError } from '../FileTransferManager/execution/operationError';
 import { flatten } from '../FileTransferManager/helpers/output';
 import { subListFailure } from '../FileTransferManager/helpers/jobSubList';
 import type { CheckedPage } from '../FileTransferManager/helpers/shape';

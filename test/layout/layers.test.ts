@@ -1,7 +1,8 @@
 /**
- * The layers of the action node, as CONTRIBUTING.md draws them: `api/` (routes, ids, types) at the bottom,
- * `transport/` on it (requests, retries, pagination, errors), then `helpers/`, `actions/` and `methods/`.
- * A lower layer never imports a higher one, and the sandbox never imports node logic (only the API's types).
+ * The layers of the action node, as CONTRIBUTING.md draws them: `api/` (routes, ids, types) and `execution/`
+ * (what any run of a node needs: its errors, its per-run state, its tool use) at the bottom, `transport/` on
+ * them (requests, retries, pagination, errors), then `helpers/`, `actions/` and `methods/`. A lower layer never
+ * imports a higher one, and the sandbox never imports node logic (only the API's types).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,11 +37,19 @@ const node = (sub: string) => path.join('nodes', 'FileTransferManager', sub);
 
 describe('layers of the action node', () => {
 	it('the layout this test checks exists', () => {
-		for (const sub of ['api', 'transport', 'helpers', 'actions', 'methods']) expect(fs.existsSync(path.join(NODE, sub))).toBe(true);
+		for (const sub of ['api', 'execution', 'transport', 'helpers', 'actions', 'methods']) expect(fs.existsSync(path.join(NODE, sub))).toBe(true);
 	});
 
 	it('api/ imports nothing above it', () => {
-		expect(offending(path.join(NODE, 'api'), [node('transport'), node('helpers'), node('actions'), node('methods')])).toEqual([]);
+		expect(
+			offending(path.join(NODE, 'api'), [node('execution'), node('transport'), node('helpers'), node('actions'), node('methods')]),
+		).toEqual([]);
+	});
+
+	it('execution/ imports nothing above it', () => {
+		expect(
+			offending(path.join(NODE, 'execution'), [node('api'), node('transport'), node('helpers'), node('actions'), node('methods')]),
+		).toEqual([]);
 	});
 
 	it('transport/ imports nothing from helpers/, actions/ or methods/', () => {

@@ -8,12 +8,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { routes } from '../api/routes';
 import type { Job, JobCreateAttributes } from '../api/types';
 import { apiRequestAllItems } from '../transport';
-import { operationError } from '../transport/operationError';
+import { operationError } from '../execution/operationError';
 import type { CreatedJob } from './jobCreate';
 import { createJobRecoverable, jobDifferences } from './jobCreate';
 import { recordChecker } from './shape';
 import { invalidInput, requireOneOf } from './validate';
-import { perRun } from '../transport/perRun';
+import { perRun } from '../execution/perRun';
 
 const IF_NAME_EXISTS = ['createAnother', 'useExisting', 'fail'] as const;
 export type IfNameExists = (typeof IF_NAME_EXISTS)[number];

@@ -14,7 +14,7 @@ import { routes } from '../api/routes';
 import type { Job } from '../api/types';
 import type { ApiContext } from '../transport';
 import { CONFIGURATION_INVALID, declareFailure } from '../transport/failureCause';
-import { notFoundInToolUse } from '../transport/toolUse';
+import { notFoundInToolUse } from '../execution/toolUse';
 import { requestResource } from './shape';
 
 type JobSubList = 'transfers' | 'errors';

@@ -6,7 +6,7 @@ import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
 import { DEFAULT_TRANSPORT, freeItemSlot, retryDelayMs, settingsFromNode, StoppedError, stopSignalOf } from '../transport';
 import { pause as sleepUnless } from '../transport/retry';
-import { operationError } from '../transport/operationError';
+import { operationError } from '../execution/operationError';
 import { requestResource } from './shape';
 import { invalidInput, requireBoolean } from './validate';
 

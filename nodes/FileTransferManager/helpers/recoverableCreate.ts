@@ -4,10 +4,10 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { Route } from '../api/routes';
 import type { ResourceType, Timestamps } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
-import { operationError } from '../transport/operationError';
+import { operationError } from '../execution/operationError';
 import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
 import { checkDocument, requestPage } from './shape';
-import { perRun } from '../transport/perRun';
+import { perRun } from '../execution/perRun';
 
 /** Records remembered before the create; enough to tell apart records that share a creation millisecond. */
 const SNAPSHOT_SIZE = 10;

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { operationError } from '../transport/operationError';
+import { operationError } from '../execution/operationError';
 import { isUuid } from '../api/ids';
 import type { Route } from '../api/routes';
 import type { ResourceType } from '../api/types';

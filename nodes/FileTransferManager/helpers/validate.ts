@@ -8,9 +8,9 @@ import type {
 } from 'n8n-workflow';
 
 import { isUuid } from '../api/ids';
-import { operationError } from '../transport/operationError';
-import type { RecordKind } from '../transport/toolUse';
-import { isToolUse, recordKindOf, toolIdProblem } from '../transport/toolUse';
+import { operationError } from '../execution/operationError';
+import type { RecordKind } from '../execution/toolUse';
+import { isToolUse, recordKindOf, toolIdProblem } from '../execution/toolUse';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -29,7 +29,7 @@ export function invalidInput(
 }
 
 /**
- * In tool use, the input error of an ID parameter worded for a model (transport/toolUse.ts): the parameter
+ * In tool use, the input error of an ID parameter worded for a model (execution/toolUse.ts): the parameter
  * by the name the model knows, what it must be, what it got and where to find one. Undefined outside tool
  * use, or for a field that is no record's ID.
  */

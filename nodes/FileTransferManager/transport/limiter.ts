@@ -9,7 +9,7 @@ import { newAdaptiveLimit, noteAnswer } from './adaptive';
 import type { ApiContext, ParallelSetting } from './settings';
 import { DEFAULT_PARALLEL } from './settings';
 import { pause } from './retry';
-import { perRun } from './perRun';
+import { perRun } from '../execution/perRun';
 
 export class StoppedError extends Error {
 	constructor() {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { operationError } from './operationError';
+import { operationError } from '../execution/operationError';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { operationError } from '../../transport/operationError';
+import { operationError } from '../../execution/operationError';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
 import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
