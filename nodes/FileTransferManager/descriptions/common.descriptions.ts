@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { AUTO_DEFAULT_CAP } from '../transport/adaptive';
-import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../transport/settings';
+import { AUTO_DEFAULT_CAP, DEFAULT_PARALLEL, MAX_PARALLEL } from '../transport';
 
 const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 

@@ -4,8 +4,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { routes } from '../api/routes';
 import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
-import { DEFAULT_TRANSPORT, freeItemSlot, retryDelayMs, settingsFromNode, StoppedError, stopSignalOf } from '../transport';
-import { pause as sleepUnless } from '../transport/retry';
+import {
+	DEFAULT_TRANSPORT,
+	freeItemSlot,
+	pause as sleepUnless,
+	retryDelayMs,
+	settingsFromNode,
+	StoppedError,
+	stopSignalOf,
+} from '../transport';
 import { operationError } from '../execution/operationError';
 import { requestResource } from './shape';
 import { invalidInput, requireBoolean } from './validate';
