@@ -17,7 +17,8 @@ import {
 	toolParameterName,
 	withoutItemNumber,
 } from '../../nodes/FileTransferManager/execution/toolUse';
-import { filterQuery, optionalUuid, requireLocatorId, requireUuid } from '../../nodes/FileTransferManager/helpers/validate';
+import { filterQuery } from '../../nodes/FileTransferManager/helpers/filters';
+import { optionalUuid, requireLocatorId, requireUuid } from '../../nodes/FileTransferManager/helpers/validate';
 import { executeContext, NODE, thrown } from './fixtures';
 
 const TOOL_NODE: INode = { ...NODE, type: `${NODE.type}Tool` };
