@@ -7,7 +7,7 @@ import { operationError } from '../FileTransferManager/execution/operationError'
 import { flatten } from '../FileTransferManager/helpers/output';
 import { subListFailure } from '../FileTransferManager/helpers/jobSubList';
 import type { CheckedPage } from '../FileTransferManager/helpers/shape';
-import { requestPage } from '../FileTransferManager/helpers/shape';
+import { requestPage } from '../FileTransferManager/helpers/checkedRequests';
 import { jobSummary } from '../FileTransferManager/helpers/summary';
 import type { TriggerConfig } from './config';
 import type { Observation } from './watch';

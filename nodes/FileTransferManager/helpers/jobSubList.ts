@@ -15,7 +15,7 @@ import type { Job } from '../api/types';
 import type { ApiContext } from '../transport';
 import { CONFIGURATION_INVALID, declareFailure } from '../transport';
 import { notFoundInToolUse } from '../execution/toolUse';
-import { requestResource } from './shape';
+import { requestResource } from './checkedRequests';
 
 type JobSubList = 'transfers' | 'errors';
 

@@ -14,7 +14,7 @@ import {
 	stopSignalOf,
 } from '../transport';
 import { operationError } from '../execution/operationError';
-import { requestResource } from './shape';
+import { requestResource } from './checkedRequests';
 import { invalidInput, requireBoolean } from './validate';
 
 /** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */

@@ -6,7 +6,8 @@ import type { ResourceType, Timestamps } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
 import { operationError } from '../execution/operationError';
 import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
-import { checkDocument, requestPage } from './shape';
+import { checkDocument } from './shape';
+import { requestPage } from './checkedRequests';
 import { perRun } from '../execution/perRun';
 
 /** Records remembered before the create; enough to tell apart records that share a creation millisecond. */

@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Account } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [accountLocator({ description: 'The account to get' })];

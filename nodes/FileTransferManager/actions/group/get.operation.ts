@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Group } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [groupLocator({ description: 'The group to get' })];

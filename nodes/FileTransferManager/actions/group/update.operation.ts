@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { Group, GroupAttributes, UpdateBody } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 import { invalidInput, requireLocatorId, requireNonEmpty } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [

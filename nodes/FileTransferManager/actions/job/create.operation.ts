@@ -13,7 +13,8 @@ import { jobAttributesFromParameters } from '../../helpers/jobBody';
 import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
 import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
-import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
+import { describeValue, malformedAnswer } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 import { invalidInput } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [

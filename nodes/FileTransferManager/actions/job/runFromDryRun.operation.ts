@@ -11,7 +11,8 @@ import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } 
 import { checkCostMaximum, costGuardProperties, readCostMaximum } from '../../helpers/costGuard';
 import { isToolShape, jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties, toolMoney } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
-import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
+import { describeValue, malformedAnswer } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 
 const properties: INodeProperties[] = [
 	jobLocator({

@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { User } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [userLocator({ description: 'The user to get' })];

@@ -5,7 +5,7 @@ import { routes } from '../../api/routes';
 import type { UpdateBody, User, UserUpdateAttributes } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
 import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 import { invalidInput, requireLocatorId, requireNonEmpty, requireTimeZone } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [
