@@ -6,7 +6,7 @@ import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
 import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength, requireNonEmpty } from '../../helpers/validate';
-import { createRecoverable } from '../../helpers/recoverableCreate';
+import { createRecord } from '../../helpers/recordCreate';
 
 const properties: INodeProperties[] = [
 	accountLocator({ description: 'The account the new group belongs to' }),
@@ -40,7 +40,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		data: { type: 'groups', attributes: { accountId, deploymentId: accountId, name } },
 	};
 	// Group names are not unique, so a create repeated after a lost answer would make a second group.
-	const { record, recovered } = await createRecoverable<Group>(
+	const { record, recovered } = await createRecord<Group>(
 		this,
 		{
 			noun: 'group',

@@ -14,7 +14,7 @@ import {
 	requireMaxLength,
 	requireTimeZone,
 } from '../../helpers/validate';
-import { createRecoverable } from '../../helpers/recoverableCreate';
+import { createRecord } from '../../helpers/recordCreate';
 
 const properties: INodeProperties[] = [
 	{
@@ -96,7 +96,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const body: CreateBody<'users', UserCreateAttributes> = { data: { type: 'users', attributes } };
 	// E-mail addresses are unique per account: a user listed with it that was not there before is this one.
-	const { record, recovered } = await createRecoverable<User>(
+	const { record, recovered } = await createRecord<User>(
 		this,
 		{
 			noun: 'user',
