@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
-import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
+import { CREATE_OUTPUT_KEYS, flatten, asItems } from '../../helpers/output';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength, requireNonEmpty } from '../../helpers/validate';
 import { createRecord } from '../../helpers/recordCreate';
 
@@ -56,5 +56,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
 	if (recovered) json.recoveredAfterAmbiguousError = true;
-	return toItems([json]);
+	return asItems([json]);
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Group, GroupAttributes, UpdateBody } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
+import { flatten, asItems } from '../../helpers/output';
 import { requestResource } from '../../helpers/checkedRequests';
 import { invalidInput, requireLocatorId, requireNonEmpty } from '../../helpers/validate';
 
@@ -58,5 +58,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		idempotent: true,
 	});
-	return toItems([flatten(record)]);
+	return asItems([flatten(record)]);
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { UpdateBody, User, UserUpdateAttributes } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
+import { flatten, asItems } from '../../helpers/output';
 import { requestResource } from '../../helpers/checkedRequests';
 import { invalidInput, requireLocatorId, requireNonEmpty, requireTimeZone } from '../../helpers/validate';
 
@@ -80,5 +80,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		idempotent: true,
 	});
-	return toItems([flatten(record)]);
+	return asItems([flatten(record)]);
 }
