@@ -110,6 +110,14 @@ describe('layers of the action node', () => {
 		expect(sideDoors).toEqual([]);
 	});
 
+	it("transport/index.ts's header names every module of transport/", () => {
+		const index = fs.readFileSync(path.join(NODE, 'transport', 'index.ts'), 'utf8');
+		const header = index.slice(0, index.indexOf('*/'));
+		const listed = [...header.matchAll(/^ \* - ([A-Za-z]+\.ts):/gm)].map((m) => m[1]).sort();
+		const modules = fs.readdirSync(path.join(NODE, 'transport')).filter((name) => name.endsWith('.ts') && name !== 'index.ts');
+		expect(listed).toEqual(modules.sort());
+	});
+
 	it('nodes/ and credentials/ have no import cycle, type imports included', () => {
 		const graph = new Map(published().map((file) => [file, [...new Set(importsOf(path.join(ROOT, file)).map(fileOf))]]));
 		expect(graph.size).toBeGreaterThan(50);
