@@ -8,8 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { assertCredentialOrigin } from '../nodes/FileTransferManager/transport/origin';
-import { requestToken } from '../nodes/FileTransferManager/transport/token';
+import { assertCredentialOrigin, requestToken } from '../nodes/FileTransferManager/transport';
 
 /**
  * OAuth 2.0 client credentials for the File Transfer Management Service. The package makes the token

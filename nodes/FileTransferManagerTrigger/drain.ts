@@ -2,7 +2,7 @@ import type { INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflo
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Job } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/transport/operationError';
+import { operationError } from '../FileTransferManager/execution/operationError';
 import type { PollBudget } from './budget';
 import type { TriggerConfig } from './config';
 import { clockOf, listPage, listQuery, pageLoop } from './fetch';

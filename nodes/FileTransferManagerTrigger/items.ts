@@ -3,11 +3,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { routes } from '../FileTransferManager/api/routes';
 import type { Job, JobError } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/transport/operationError';
+import { operationError } from '../FileTransferManager/execution/operationError';
 import { flatten } from '../FileTransferManager/helpers/output';
 import { subListFailure } from '../FileTransferManager/helpers/jobSubList';
 import type { CheckedPage } from '../FileTransferManager/helpers/shape';
-import { requestPage } from '../FileTransferManager/helpers/shape';
+import { requestPage } from '../FileTransferManager/helpers/checkedRequests';
 import { jobSummary } from '../FileTransferManager/helpers/summary';
 import type { TriggerConfig } from './config';
 import type { Observation } from './watch';

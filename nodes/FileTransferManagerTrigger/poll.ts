@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Job } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/transport/operationError';
+import { operationError } from '../FileTransferManager/execution/operationError';
 import type { TriggerConfig } from './config';
 import { readConfig } from './config';
 import type { PollBudget } from './budget';

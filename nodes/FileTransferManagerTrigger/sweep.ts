@@ -71,7 +71,7 @@ export interface WindowResult {
  * waits leaves it for the front, where the fresh read finds it. Where a poll stopped inside a millisecond,
  * the ids decide: the fresh part ends at the first gap's position when the two share that millisecond.
  *
- * Per job, as before the drain existed:
+ * Per job:
  * - Final statuses (finished, failed, canceled) are never left, so a job in one of them is an event exactly
  *   when it is listed in a part not read yet. Only at a part's lower millisecond can a job have been handled
  *   already (it was there when the part above it was read): the ids handled there are kept.

@@ -16,7 +16,7 @@ export function timeOf(timestamp: string): number {
  * that sends the Date header. A job taken for "ahead" by mistake costs nothing: it is delivered once,
  * kept in `ahead`, and at the next poll, when the clock has passed it, it becomes an ordinary job again
  * without a second delivery. A stamp *within* the tolerance, on the other hand, moves the cursor ahead
- * of the service's time, and changes stamped in that gap are missed (as before this check existed). So
+ * of the service's time, and changes stamped in that gap are missed (as they would be without this check). So
  * the tolerance is kept small: the most a single bad stamp can hide is 10 seconds of changes.
  */
 const CLOCK_TOLERANCE_MS = 10_000;

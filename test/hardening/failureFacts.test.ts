@@ -9,7 +9,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { failureFacts, noteTokenFailure } from '../../nodes/FileTransferManager/transport/failure';
-import type { TokenFailure } from '../../nodes/FileTransferManager/transport/token';
+import type { TokenFailure } from '../../nodes/FileTransferManager/transport/failure';
 import { tokenMessage } from '../../nodes/FileTransferManager/transport/token';
 
 const ERROR_DOCUMENT = {

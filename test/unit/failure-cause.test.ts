@@ -6,7 +6,7 @@ import { ACTIONABLE_CAUSES, TIMED_CAUSES } from 'n8n-workflow';
 
 import type { FailureFacts } from '../../nodes/FileTransferManager/transport/failure';
 import { declareFailure, failureCauseOf, waitOf } from '../../nodes/FileTransferManager/transport/failureCause';
-import type { TokenFailure } from '../../nodes/FileTransferManager/transport/token';
+import type { TokenFailure } from '../../nodes/FileTransferManager/transport/failure';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({ headers: {}, body: undefined, ...overrides });

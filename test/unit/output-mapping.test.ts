@@ -8,7 +8,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { AnyResource, JobError, JobTransfer, TransferStatus } from '../../nodes/FileTransferManager/api/types';
 import { jobErrorJson, jobJson, transferJson } from '../../nodes/FileTransferManager/helpers/jobOutput';
-import { flatten, toItems as wrapItems } from '../../nodes/FileTransferManager/helpers/output';
+import { asItems, flatten } from '../../nodes/FileTransferManager/helpers/output';
 import { jobSummary } from '../../nodes/FileTransferManager/helpers/summary';
 import type { TriggerConfig } from '../../nodes/FileTransferManagerTrigger/config';
 import { toItems } from '../../nodes/FileTransferManagerTrigger/items';
@@ -166,7 +166,7 @@ describe('flatten', () => {
 	});
 
 	it('wraps objects as items', () => {
-		expect(wrapItems([{ a: 1 }, { b: 2 }])).toEqual([{ json: { a: 1 } }, { json: { b: 2 } }]);
+		expect(asItems([{ a: 1 }, { b: 2 }])).toEqual([{ json: { a: 1 } }, { json: { b: 2 } }]);
 	});
 });
 

@@ -1,5 +1,5 @@
 /**
- * Input and API errors in tool use (transport/toolUse.ts, helpers/validate.ts, transport/errors.ts): an ID
+ * Input and API errors in tool use (execution/toolUse.ts, helpers/validate.ts, transport/errors.ts): an ID
  * parameter says what it must be, what it got and where to find one, by the name the model knows it by,
  * without "[item N]" or editor hints; a 404 names the record. Outside tool use nothing changes.
  * docs/operations.md › As an AI agent tool.
@@ -16,8 +16,9 @@ import {
 	recordKindOf,
 	toolParameterName,
 	withoutItemNumber,
-} from '../../nodes/FileTransferManager/transport/toolUse';
-import { filterQuery, optionalUuid, requireLocatorId, requireUuid } from '../../nodes/FileTransferManager/helpers/validate';
+} from '../../nodes/FileTransferManager/execution/toolUse';
+import { filterQuery } from '../../nodes/FileTransferManager/helpers/filters';
+import { optionalUuid, requireLocatorId, requireUuid } from '../../nodes/FileTransferManager/helpers/validate';
 import { executeContext, NODE, thrown } from './fixtures';
 
 const TOOL_NODE: INode = { ...NODE, type: `${NODE.type}Tool` };

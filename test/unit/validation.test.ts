@@ -1,14 +1,13 @@
 /**
- * The input checks of helpers/validate.ts, called as the operations call them, with a context that only
+ * The input checks of helpers/validate.ts, filters.ts and sort.ts, called as the operations call them, with a context that only
  * knows its node and parameters. docs/operations.md: "The error names the field and the item, e.g.
  * `"Group" must be a UUID, got "group-42" [item 3]`", and nothing is sent.
  */
 import type { NodeOperationError } from 'n8n-workflow';
 
 import { FILTERS as JOB_FILTERS } from '../../nodes/FileTransferManager/actions/job/getMany.operation';
+import { filterQuery, filterValue } from '../../nodes/FileTransferManager/helpers/filters';
 import {
-	filterQuery,
-	filterValue,
 	invalidInput,
 	locatorValue,
 	MAX_NAME_LENGTH,
@@ -24,8 +23,8 @@ import {
 	requireTimeZone,
 	requireUuid,
 	shown,
-	sortParameter,
 } from '../../nodes/FileTransferManager/helpers/validate';
+import { sortParameter } from '../../nodes/FileTransferManager/helpers/sort';
 import { executeContext, NODE, thrown, uuid } from './fixtures';
 
 const ctx = executeContext();

@@ -2,10 +2,9 @@
  * Whether a failed attempt may be repeated (transport/failure.ts) and how long to wait before it
  * (transport/retry.ts), from plain facts: no request is made.
  */
-import type { FailureFacts } from '../../nodes/FileTransferManager/transport/failure';
+import type { FailureFacts, TokenFailureKind } from '../../nodes/FileTransferManager/transport/failure';
 import { header, loadSignalOf, parseJson, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
 import { retryAfterSeconds, retryDelayMs } from '../../nodes/FileTransferManager/transport/retry';
-import type { TokenFailureKind } from '../../nodes/FileTransferManager/transport/token';
 
 const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({ headers: {}, body: undefined, ...overrides });
 

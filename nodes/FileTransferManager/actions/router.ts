@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { operationError } from '../transport/operationError';
-import { isToolUse, withoutItemNumber } from '../transport/toolUse';
+import { operationError } from '../execution/operationError';
+import { isToolUse, withoutItemNumber } from '../execution/toolUse';
 import {
 	AUTO_DEFAULT_CAP,
 	forgetItem,

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { AUTO_DEFAULT_CAP } from '../transport/adaptive';
-import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../transport/settings';
+import { AUTO_DEFAULT_CAP, DEFAULT_PARALLEL, MAX_PARALLEL } from '../transport';
 
 const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -163,7 +162,7 @@ export const requestOptions: INodeProperties = {
 
 /**
  * A list's Filters collection: `options` are its filters, each matched exactly; `description` says which
- * records come back. The filters' checks and query are derived from it (helpers/validate.ts filterSpecsOf).
+ * records come back. The filters' checks and query are derived from it (helpers/filters.ts filterSpecsOf).
  */
 export function filtersCollection(description: string, options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, description, options };

@@ -7,8 +7,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { Job } from '../api/types';
-import { operationError } from '../transport/operationError';
-import { isToolUse } from '../transport/toolUse';
+import { operationError } from '../execution/operationError';
+import { isToolUse } from '../execution/toolUse';
 import { invalidInput, shown } from './validate';
 
 const MAX_FIELD = 'Max Estimated Cost';

@@ -1,15 +1,27 @@
+/**
+ * Creating a job, the one way the operations do it (Job › Create, Run From Dry Run): the create request is
+ * never repeated blindly (createRecord), and "If a Job With This Name Exists" (jobNameExists.ts) looks for a
+ * job of the name first, one item of a name at a time, in item order.
+ */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { routes } from '../api/routes';
 import type { CreateBody, Job, JobCreateAttributes } from '../api/types';
+import { operationError } from '../execution/operationError';
+import { perRun } from '../execution/perRun';
+import { apiRequestAllItems } from '../transport';
 import { samePath } from './jobBody';
-import { createRecoverable } from './recoverableCreate';
-
+import type { IfNameExists } from './jobNameExists';
+import { IF_NAME_EXISTS_FIELD } from './jobNameExists';
+import { createRecord } from './recordCreate';
+import { recordChecker } from './shape';
 
 export interface CreatedJob {
 	job: Job;
 	/** True when the create request failed ambiguously and the job was found afterwards. */
 	recovered: boolean;
+	/** True when a job of this name existed and is output instead of a new one. */
+	reused: boolean;
 }
 
 /** Jobs that could be this create's: same storages, transfer type, dry run flag (and name when given). */
@@ -32,7 +44,7 @@ function same(a: unknown, b: unknown): boolean {
  * The fields (as the form names them) in which a job differs from the create attributes; only what was
  * sent is compared. Empty when the job carries every attribute the create request sent.
  */
-export function jobDifferences(job: Job, sent: JobCreateAttributes): string[] {
+function jobDifferences(job: Job, sent: JobCreateAttributes): string[] {
 	const a = job.attributes;
 	const differ: string[] = [];
 	if (a.transferType !== sent.transferType) differ.push('Transfer Type');
@@ -59,22 +71,17 @@ export function jobDifferences(job: Job, sent: JobCreateAttributes): string[] {
 	return differ;
 }
 
-/** Whether a job carries every attribute the create request sent (and only compares what was sent). */
-function matchesSent(job: Job, sent: JobCreateAttributes): boolean {
-	return jobDifferences(job, sent).length === 0;
-}
-
 /**
- * POST /jobs without ever repeating it blindly: when the request fails ambiguously, finds the job it
- * may have created instead (see createRecoverable).
+ * The POST /jobs alone, through createRecord: when the request fails ambiguously, finds the job it may have
+ * created instead of repeating it.
  */
-export async function createJobRecoverable(
+async function postJob(
 	ctx: IExecuteFunctions,
 	attributes: JobCreateAttributes,
 	itemIndex: number,
-): Promise<CreatedJob> {
+): Promise<Omit<CreatedJob, 'reused'>> {
 	const body: CreateBody<'jobs', JobCreateAttributes> = { data: { type: 'jobs', attributes } };
-	const { record, recovered } = await createRecoverable<Job>(
+	const { record, recovered } = await createRecord<Job>(
 		ctx,
 		{
 			noun: 'job',
@@ -83,10 +90,138 @@ export async function createJobRecoverable(
 			listRoute: routes.listJobs(),
 			body: body as unknown as IDataObject,
 			candidateFilters: candidateQuery(attributes),
-			matches: (job) => matchesSent(job, attributes),
+			matches: (job) => jobDifferences(job, attributes).length === 0,
 			lookHint: 'Job → Get Many (filter by source and target storage)',
 		},
 		itemIndex,
 	);
 	return { job: record, recovered };
+}
+
+/** One execution's guarded creates: those of one name run one at a time in item order; what each created. */
+interface Guarded {
+	tails: Map<string, Promise<void>>;
+	created: Map<string, Job[]>;
+}
+
+const guardedOf = perRun<IExecuteFunctions, Guarded>(() => ({ tails: new Map(), created: new Map() }));
+
+interface Turn {
+	/** Resolves when the look-and-create of every earlier item of the same name is over. */
+	ready: Promise<void>;
+	/** Ends this item's turn; safe to call more than once. */
+	done: () => void;
+}
+
+/**
+ * A place in the queue of look-and-create steps of this name in this execution. Taken before the item's
+ * first request (the router starts items in order), so that two items with the same name meet in item
+ * order: the later one finds the earlier one's job, whichever of them the service answers first. Items
+ * of other names do not wait.
+ */
+function takeTurn(ctx: IExecuteFunctions, name: string): Turn {
+	const guarded = guardedOf(ctx);
+	const ready = guarded.tails.get(name) ?? Promise.resolve();
+	let done: () => void = () => undefined;
+	const mine = new Promise<void>((resolve) => {
+		done = resolve;
+	});
+	guarded.tails.set(name, ready.then(async () => await mine));
+	return { ready, done };
+}
+
+/** Every job of this name: all pages of `filter[name]`, with the name checked here (a service may ignore the filter). */
+async function jobsNamed(ctx: IExecuteFunctions, name: string, itemIndex: number): Promise<Job[]> {
+	const route = routes.listJobs();
+	const check = recordChecker<Job>(ctx, 'jobs', { route, itemIndex });
+	const listed = await apiRequestAllItems<unknown, Job>(ctx, route, { 'filter[name]': name }, {
+		itemIndex,
+		map: (record) => check(record),
+	});
+	return listed.filter((job) => job.attributes.name === name);
+}
+
+const newestFirst = (a: Job, b: Job) => Date.parse(b.attributes.createdAt) - Date.parse(a.attributes.createdAt);
+
+/**
+ * With Use the Existing Job or Fail, the job of this name to output instead of creating one: it looks for
+ * jobs of the name (all pages, name checked locally, plus the jobs earlier items of this execution created).
+ * Use the Existing Job takes the newest such job with the same settings; one of this name with other
+ * settings fails the item (it is not this item's job: e.g. a dry run of the same name), and so does any
+ * with Fail. Undefined when there is none: the job is to be created.
+ */
+async function existingJobOfName(
+	ctx: IExecuteFunctions,
+	attributes: JobCreateAttributes,
+	name: string,
+	mode: Exclude<IfNameExists, 'createAnother'>,
+	itemIndex: number,
+): Promise<Job | undefined> {
+	const guarded = guardedOf(ctx);
+	const listed = await jobsNamed(ctx, name, itemIndex);
+	const ids = new Set(listed.map((job) => job.id));
+	// A service may list a job a moment after creating it: this execution's own count too.
+	const existing = [...listed, ...(guarded.created.get(name) ?? []).filter((job) => !ids.has(job.id))].sort(newestFirst);
+	const item = `[item ${itemIndex}]`;
+	if (existing.length > 0 && mode === 'fail') {
+		const others = existing.length > 1 ? ` (and ${existing.length - 1} more: ${existing.slice(1).map((job) => job.id).join(', ')})` : '';
+		throw operationError(ctx.getNode(), `A job named "${name}" already exists: ${existing[0].id}${others} ${item}`, {
+			itemIndex,
+			description: `No job was created, because "${IF_NAME_EXISTS_FIELD}" is "Fail". Look at it with Job → Get. To start another job anyway, give this item another name, or set "${IF_NAME_EXISTS_FIELD}" to "Create Another".`,
+		});
+	}
+	if (existing.length > 0) {
+		const same = existing.find((job) => jobDifferences(job, attributes).length === 0);
+		if (same) return same;
+		const newest = existing[0];
+		throw operationError(
+			ctx.getNode(),
+			`A job named "${name}" exists with other settings: ${newest.id} differs in ${jobDifferences(newest, attributes).join(', ')} ${item}`,
+			{
+				itemIndex,
+				description: `No job was created and none is reused: a job of the same name with other settings is not this item's job (for example a dry run when this is a real job). Give each job a name of its own, e.g. from the input item.${existing.length > 1 ? ` Jobs of this name: ${existing.map((job) => job.id).join(', ')}.` : ''}`,
+			},
+		);
+	}
+	return undefined;
+}
+
+/**
+ * Creates the job. `prepare` makes the create attributes (with the requests an operation needs first); its
+ * other results come back beside the created job. With Use the Existing Job or Fail it first looks for a job
+ * of the name (existingJobOfName), in the item's turn for that name. Call it before the item's first await:
+ * the turn is taken here, synchronously, so that items of one name look and create one by one, in item
+ * order.
+ */
+export async function createJob<T extends { attributes: JobCreateAttributes }>(
+	ctx: IExecuteFunctions,
+	mode: IfNameExists,
+	name: string | undefined,
+	itemIndex: number,
+	prepare: () => Promise<T>,
+): Promise<{ created: CreatedJob; prepared: T }> {
+	const turn = mode === 'createAnother' || name === undefined ? undefined : takeTurn(ctx, name);
+	try {
+		const prepared = await prepare();
+		await turn?.ready;
+		const { attributes } = prepared;
+		const jobName = attributes.name;
+		if (mode === 'createAnother' || jobName === undefined) {
+			return { created: { ...(await postJob(ctx, attributes, itemIndex)), reused: false }, prepared };
+		}
+		const existing = await existingJobOfName(ctx, attributes, jobName, mode, itemIndex);
+		if (existing) return { created: { job: existing, recovered: false, reused: true }, prepared };
+		const created = await postJob(ctx, attributes, itemIndex);
+		const guarded = guardedOf(ctx);
+		guarded.created.set(jobName, [...(guarded.created.get(jobName) ?? []), created.job]);
+		return { created: { ...created, reused: false }, prepared };
+	} finally {
+		turn?.done();
+	}
+}
+
+/** Marks a job item with how its job came about: found after an unclear create, or reused by name. */
+export function markCreated(json: IDataObject, created: CreatedJob): void {
+	if (created.recovered) json.recoveredAfterAmbiguousError = true;
+	if (created.reused) json.reusedExistingJob = true;
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { Job, JobError, JobStats, JobTransfer, Money } from '../api/types';
 import { TRANSFER_STATUS } from '../api/types';
-import { isToolUse } from '../transport/toolUse';
+import { isToolUse } from '../execution/toolUse';
 import { flatten } from './output';
 import { amountOf, jobSummary, toolSummaryLine } from './summary';
 import { invalidInput, requireBoolean, requireOneOf, shown } from './validate';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { routes } from '../api/routes';
 import type { Job, SettableJobStatus, UpdateBody } from '../api/types';
-import { requestResource } from './shape';
+import { requestResource } from './checkedRequests';
 import { requireLocatorId } from './validate';
 
 /** PATCH /jobs/{id} with a new status for the item's Job; safe to repeat, since it sets an absolute value. */

@@ -13,9 +13,9 @@ import type { Route } from '../api/routes';
 import { routes } from '../api/routes';
 import type { Job } from '../api/types';
 import type { ApiContext } from '../transport';
-import { CONFIGURATION_INVALID, declareFailure } from '../transport/failureCause';
-import { notFoundInToolUse } from '../transport/toolUse';
-import { requestResource } from './shape';
+import { CONFIGURATION_INVALID, declareFailure } from '../transport';
+import { notFoundInToolUse } from '../execution/toolUse';
+import { requestResource } from './checkedRequests';
 
 type JobSubList = 'transfers' | 'errors';
 

@@ -4,10 +4,17 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { routes } from '../api/routes';
 import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
-import { DEFAULT_TRANSPORT, freeItemSlot, retryDelayMs, settingsFromNode, StoppedError, stopSignalOf } from '../transport';
-import { pause as sleepUnless } from '../transport/retry';
-import { operationError } from '../transport/operationError';
-import { requestResource } from './shape';
+import {
+	DEFAULT_TRANSPORT,
+	freeItemSlot,
+	pause as sleepUnless,
+	retryDelayMs,
+	settingsFromNode,
+	StoppedError,
+	stopSignalOf,
+} from '../transport';
+import { operationError } from '../execution/operationError';
+import { requestResource } from './checkedRequests';
 import { invalidInput, requireBoolean } from './validate';
 
 /** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */

@@ -9,8 +9,10 @@ import { flatten } from './output';
 import { filterChecker, orderChecker } from './listChecks';
 import { recordChecker } from './shape';
 import { returnAllOrLimit } from '../descriptions/common.descriptions';
-import type { FilterSpec } from './validate';
-import { filterQuery, filterSpecsOf, readLimit, sortCollection, sortParameter } from './validate';
+import type { FilterSpec } from './filters';
+import { filterQuery, filterSpecsOf } from './filters';
+import { readLimit } from './validate';
+import { sortCollection, sortParameter } from './sort';
 
 /** The resource type a collection route lists: `/jobs` lists `jobs`. */
 function collectionOf(route: Route): ResourceType {

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { operationError } from '../transport/operationError';
+import { operationError } from '../execution/operationError';
 
 interface HasNode {
 	getNode(): INode;

@@ -49,6 +49,6 @@ export function flatten(
 }
 
 /** Wraps JSON objects as items of one input item. */
-export function toItems(records: IDataObject[]): INodeExecutionData[] {
+export function asItems(records: IDataObject[]): INodeExecutionData[] {
 	return records.map((json) => ({ json }));
 }

@@ -1,23 +1,21 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { operationError } from '../transport/operationError';
+import { operationError } from '../execution/operationError';
 import { isUuid } from '../api/ids';
 import type { Route } from '../api/routes';
 import type { ResourceType } from '../api/types';
-import type { ApiContext, RequestParams } from '../transport';
-import { apiRequest } from '../transport';
 
 /**
  * Shape checks of what the service sends, before the nodes read it: a document that does not have the
  * JSON:API shape of docs/api-contract.md is an error naming what was wrong and which request got it, never a
- * TypeError further down, and never an id that is not a UUID put into the next request's path.
+ * TypeError further down, and never an id that is not a UUID put into the next request's path. The requests
+ * that send and check in one step are in checkedRequests.ts.
  */
 
 interface HasNode {
 	getNode(): INode;
 }
-
 
 const NOUNS: Record<ResourceType, [singular: string, plural: string]> = {
 	accounts: ['account', 'accounts'],
@@ -191,26 +189,4 @@ export function recordChecker<T>(
 		position += 1;
 		return checkResource<T>(ctx, record, type, { ...check, listPosition: position });
 	};
-}
-
-/** One request whose answer is a single resource, checked (GET, PATCH or POST of one record). */
-export async function requestResource<T>(
-	ctx: ApiContext,
-	route: Route,
-	type: ResourceType,
-	params: RequestParams = {},
-): Promise<T> {
-	const document = await apiRequest<unknown>(ctx, route, params);
-	return checkDocument<T>(ctx, document, type, { route, itemIndex: params.itemIndex });
-}
-
-/** One request whose answer is one page of a list, checked. */
-export async function requestPage<T>(
-	ctx: ApiContext,
-	route: Route,
-	type: ResourceType,
-	params: RequestParams = {},
-): Promise<CheckedPage<T>> {
-	const document = await apiRequest<unknown>(ctx, route, params);
-	return checkList<T>(ctx, document, type, { route, itemIndex: params.itemIndex });
 }

@@ -25,13 +25,13 @@
  *   `CLIENT_BUSY` of the time or more), a slow answer may have waited for us, not for the service: it
  *   neither cuts nor ends slow start. Without this, Auto reads the cost of handling hundreds of answers at
  *   once on a small machine as a queue at the service and stays far below what the service takes.
- * - **Latency alone never cuts below `INITIAL`**: only refusals take the limit below the fixed default of
- *   earlier versions, so Auto is never slower than it against a service that refuses nothing.
+ * - **Latency alone never cuts below `AUTO_INITIAL`**: only refusals take the limit below a fixed Parallel
+ *   Requests' default, so Auto is never slower than that default against a service that refuses nothing.
  */
 
 import { DEFAULT_PARALLEL } from './settings';
 
-/** The limit Auto starts at: what Parallel Requests was by default before Auto. */
+/** The limit Auto starts at: a fixed Parallel Requests' default, so that Auto starts no slower than it. */
 const AUTO_INITIAL = DEFAULT_PARALLEL;
 /** The most Auto goes up to unless the node's Max Parallel Requests says otherwise. */
 export const AUTO_DEFAULT_CAP = 1000;

@@ -3,7 +3,7 @@
  * poll, one list search), and the service's clock as its answers show it.
  */
 import { CREDENTIAL_TYPE } from './constants';
-import { operationError } from './operationError';
+import { operationError } from '../execution/operationError';
 import { showUrl } from './secrets';
 import { clientKey } from './token';
 import type { ApiContext } from './settings';

@@ -13,7 +13,7 @@ import { TIMEOUT_CODES, TLS_CODES } from './failure';
 import { CONFIGURATION_INVALID, declareFailure, failureCauseOf } from './failureCause';
 import { redact } from './secrets';
 import { tokenMessage } from './token';
-import { isToolUse, notFoundInToolUse } from './toolUse';
+import { isToolUse, notFoundInToolUse } from '../execution/toolUse';
 import type { ApiContext, TransportSettings } from './settings';
 
 /** An ambiguous failure: the request may or may not have been carried out by the server. */
@@ -222,7 +222,7 @@ function describedError(
 	if (apiErr) {
 		const field = fieldOf(apiErr.pointer);
 		const description = join(apiErr.detail, field ? `Field: ${field}.` : '', hintFor(apiErr.code, options.attempts), note);
-		// In tool use a 404 of a record says which one, and where a model finds another (transport/toolUse.ts).
+		// In tool use a 404 of a record says which one, and where a model finds another (execution/toolUse.ts).
 		const notFound = facts.status === 404 && isToolUse(ctx.getNode()) ? notFoundInToolUse(path) : undefined;
 		const message = notFound ? `${apiErr.title}: ${notFound}` : apiErr.title;
 		const error = new NodeApiError(ctx.getNode(), { code: apiErr.code ?? 'API', status: apiErr.status ?? '' } as JsonObject, {

@@ -6,7 +6,33 @@ import type { Answer } from './adaptive';
 import { BodyLimitError, readBody } from './body';
 import type { EgressRefusal } from './egress';
 import { egressRefusalOf } from './egress';
-import type { TokenFailure } from './token';
+
+/** What a failed token request tells (token.ts makes the request). */
+export type TokenFailureKind =
+	| 'refused'
+	| 'unavailable'
+	| 'redirect'
+	| 'malformed'
+	| 'timeout'
+	| 'too-large'
+	| 'network'
+	| 'tls'
+	/** n8n's SSRF protection refused to send it (egress.ts). */
+	| 'blocked';
+
+export interface TokenFailure {
+	kind: TokenFailureKind;
+	/** What went wrong, in our words only (never the answer's text). */
+	problem: string;
+	status?: number;
+	retryAfter?: string;
+	/** RFC 6749 error code (invalid_client, ...), when the endpoint gave one. */
+	oauthError?: string;
+	code?: string;
+	/** What n8n's SSRF protection refused, and the URL it refused, for `blocked`. */
+	refusal?: EgressRefusal;
+	url?: string;
+}
 
 /** What a failed attempt tells about the request. */
 export type Verdict =

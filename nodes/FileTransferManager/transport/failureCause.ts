@@ -6,7 +6,7 @@
  * The rule here is to declare an actionable cause only where the failure cannot pass by itself: the
  * service's own word that the deployment differs from the contract, a refused redirect or link, a client
  * secret the token endpoint calls invalid, n8n's own SSRF protection refusing the service's address. Anything a proxy or a restart can cause (a page that is not
- * JSON, a malformed token answer, a TLS failure, HTTP 500) gets no cause, and n8n decides as before.
+ * JSON, a malformed token answer, a TLS failure, HTTP 500) gets no cause, and n8n decides by its own rules.
  *
  * The cause is set as a plain property, which n8n reads without `instanceof`; older n8n versions ignore it,
  * and it is not part of the error's message, description or JSON. It carries no text of the answer.

@@ -1,10 +1,11 @@
 /**
- * The transport: every request of the nodes goes through here. One concern per module:
+ * The transport: every request of the nodes goes through here, and this index is the only way in from
+ * outside transport/ (test/layout/layers.test.ts). One concern per module:
  * - request.ts: one request, its bounds and repeats;
  * - adaptations.ts: the named rules for deployments that deviate (redirects, a stated page maximum, 415,
  *   a DELETE already done);
  * - settings.ts: the Request Options and their defaults;
- * - retry.ts: when and how long to wait before a repeat;
+ * - retry.ts: when and how long to wait before a repeat, and the pause that a stop ends;
  * - limiter.ts: how many requests are in flight at once, and the pause a Retry-After sets for all;
  * - adaptive.ts: that number under Parallel Requests "Auto", learnt from the answers;
  * - body.ts: reading an answer within its size and time limits;
@@ -14,15 +15,20 @@
  * - egress.ts: n8n's SSRF protection refusing a request, and what to set;
  * - secrets.ts: keeping the token and secret out of them;
  * - token.ts: the token request the credential makes;
+ * - origin.ts: the credential's check that a request goes to its Base URL's origin;
  * - pagination.ts: lists;
- * - connection.ts: the credential's Base URL and the service's clock.
+ * - connection.ts: the credential's Base URL and the service's clock;
+ * - constants.ts: the credential type's name.
  */
 export type { ApiContext } from './settings';
 export { AUTO_DEFAULT_CAP } from './adaptive';
 export { DEFAULT_PARALLEL, DEFAULT_TRANSPORT, MAX_PARALLEL, parallelFromNode, settingsFromNode } from './settings';
 export { forgetItem, freeItemSlot, holdItemSlot, itemStopped, StoppedError, setParallel, stopAfter, stopSignalOf } from './limiter';
-export { retryAfterSeconds, retryDelayMs } from './retry';
+export { pause, retryAfterSeconds, retryDelayMs } from './retry';
 export { AmbiguousRequestError, EgressBlockedError } from './errors';
+export { CONFIGURATION_INVALID, declareFailure } from './failureCause';
+export { requestToken } from './token';
+export { assertCredentialOrigin } from './origin';
 export type { RequestParams } from './request';
 export { apiRequest, sendsPlainJson, servedPageLimit } from './request';
 export type { NextPage } from './pagination';

@@ -9,7 +9,7 @@ import { newAdaptiveLimit, noteAnswer } from './adaptive';
 import type { ApiContext, ParallelSetting } from './settings';
 import { DEFAULT_PARALLEL } from './settings';
 import { pause } from './retry';
-import { perRun } from './perRun';
+import { perRun } from '../execution/perRun';
 
 export class StoppedError extends Error {
 	constructor() {
@@ -210,7 +210,7 @@ export async function acquire(
 	waitUntil = Infinity,
 ): Promise<Limiter> {
 	const limiter = limiterOf(ctx);
-	// A stopped execution is not refused here: the attempt itself fails as canceled, as before.
+	// A stopped execution is not refused here: the attempt itself fails as canceled.
 	const stopped = () => isStopped(limiter, itemIndex);
 	if (stopped()) throw new StoppedError();
 	if (limiter.active < limiter.limit && limiter.queue.length === 0) {
@@ -276,7 +276,7 @@ const WINDOW_MARGIN = 1.1;
 /**
  * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now. With more
  * than one request at once, each window of a rate limit would otherwise end in as many 429s as requests
- * in flight; one at a time ends each in one 429, as it always did, and learns nothing. What the
+ * in flight; one at a time ends each in one 429 anyway, and learns nothing. What the
  * service accepted since the last such pause becomes the budget per window of `waitMs` when it looks
  * like a rate limit rather than a passing refusal: at least as many as the requests in flight at once
  * (and at least DEFAULT_PARALLEL),

@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Route } from '../api/routes';
 import type { ListDocument } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
-import { operationError } from './operationError';
+import { operationError } from '../execution/operationError';
 import type { RequestParams } from './request';
 import { apiRequest, servedPageLimit } from './request';
 import { itemOptions } from './errors';

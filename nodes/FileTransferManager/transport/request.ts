@@ -20,7 +20,7 @@ import { acquire, noteAccepted, noteLoad, notePause, release } from './limiter';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
 import { forgetTokenRequest } from './token';
-import { perRun } from './perRun';
+import { perRun } from '../execution/perRun';
 import type { ApiContext, TransportSettings } from './settings';
 import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { operationError } from './operationError';
+import { operationError } from '../execution/operationError';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -112,8 +112,8 @@ const given = (value: unknown) => value !== undefined && value !== null && value
 
 /**
  * "Request Options → Parallel Requests" of an action node (read once, at item 0: one node run has one
- * limiter). Auto unless the mode says Fixed Number, or a number is given without a mode (a node saved
- * before Auto existed keeps its number); `autoMax` is Auto's maximum when the node does not set one.
+ * limiter). Auto unless the mode says Fixed Number, or a number is given without a mode (a node saved with
+ * a number and no mode keeps its number); `autoMax` is Auto's maximum when the node does not set one.
  */
 export function parallelFromNode(ctx: IExecuteFunctions, autoMax: number): ParallelSetting {
 	let raw: IDataObject;

@@ -8,8 +8,8 @@ import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOp
 
 import { routes, joinUrl } from '../api/routes';
 import { BodyLimitError, discardBody, formatBytes, readBody } from './body';
-import type { EgressRefusal } from './egress';
 import { egressRefusalOf, egressTexts } from './egress';
+import type { TokenFailure } from './failure';
 import { header, noteTokenFailure, TLS_CODES } from './failure';
 import { rememberSecret, showUrl } from './secrets';
 
@@ -23,32 +23,6 @@ const TOKEN_MAX_BYTES = 64 * 1024;
 /** RFC 6750 b64token: what may follow "Bearer " in a header. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const MAX_TOKEN_LENGTH = 8192;
-
-export type TokenFailureKind =
-	| 'refused'
-	| 'unavailable'
-	| 'redirect'
-	| 'malformed'
-	| 'timeout'
-	| 'too-large'
-	| 'network'
-	| 'tls'
-	/** n8n's SSRF protection refused to send it (egress.ts). */
-	| 'blocked';
-
-export interface TokenFailure {
-	kind: TokenFailureKind;
-	/** What went wrong, in our words only (never the answer's text). */
-	problem: string;
-	status?: number;
-	retryAfter?: string;
-	/** RFC 6749 error code (invalid_client, ...), when the endpoint gave one. */
-	oauthError?: string;
-	code?: string;
-	/** What n8n's SSRF protection refused, and the URL it refused, for `blocked`. */
-	refusal?: EgressRefusal;
-	url?: string;
-}
 
 /** Thrown by the token request; n8n wraps it, and the transport finds `tokenFailure` in the cause chain. */
 class TokenRequestError extends Error {

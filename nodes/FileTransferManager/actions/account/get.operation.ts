@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Account } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { flatten, asItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [accountLocator({ description: 'The account to get' })];
@@ -18,5 +18,5 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
 	const record = await requestResource<Account>(this, routes.getAccount(accountId), 'accounts', { itemIndex });
-	return toItems([flatten(record)]);
+	return asItems([flatten(record)]);
 }

@@ -4,9 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
 import { accountLocator } from '../../descriptions/common.descriptions';
-import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
+import { CREATE_OUTPUT_KEYS, flatten, asItems } from '../../helpers/output';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength, requireNonEmpty } from '../../helpers/validate';
-import { createRecoverable } from '../../helpers/recoverableCreate';
+import { createRecord } from '../../helpers/recordCreate';
 
 const properties: INodeProperties[] = [
 	accountLocator({ description: 'The account the new group belongs to' }),
@@ -40,7 +40,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		data: { type: 'groups', attributes: { accountId, deploymentId: accountId, name } },
 	};
 	// Group names are not unique, so a create repeated after a lost answer would make a second group.
-	const { record, recovered } = await createRecoverable<Group>(
+	const { record, recovered } = await createRecord<Group>(
 		this,
 		{
 			noun: 'group',
@@ -56,5 +56,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
 	if (recovered) json.recoveredAfterAmbiguousError = true;
-	return toItems([json]);
+	return asItems([json]);
 }

@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Group } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { flatten, asItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [groupLocator({ description: 'The group to get' })];
@@ -18,5 +18,5 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
 	const record = await requestResource<Group>(this, routes.getGroup(groupId), 'groups', { itemIndex });
-	return toItems([flatten(record)]);
+	return asItems([flatten(record)]);
 }

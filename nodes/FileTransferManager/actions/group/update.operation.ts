@@ -2,33 +2,31 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { routes } from '../../api/routes';
-import type { Group, GroupAttributes, UpdateBody } from '../../api/types';
+import type { GroupAttributes } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
-import { invalidInput, requireLocatorId, requireNonEmpty } from '../../helpers/validate';
+import { updateRecord } from '../../helpers/recordUpdate';
+import { requireLocatorId, requireNonEmpty } from '../../helpers/validate';
 
-const properties: INodeProperties[] = [
-	groupLocator({ description: 'The group to update' }),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Fields to change; fields left out keep their current value',
-		options: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Finance',
-				description: 'New name of the group',
-			},
-		],
-	},
-];
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	description: 'Fields to change; fields left out keep their current value',
+	options: [
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Finance',
+			description: 'New name of the group',
+		},
+	],
+};
+
+const properties: INodeProperties[] = [groupLocator({ description: 'The group to update' }), updateFields];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['update'] } },
@@ -40,23 +38,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const attributes: Partial<Pick<GroupAttributes, 'name'>> = {};
 	if (fields.name !== undefined) attributes.name = requireNonEmpty(this, itemIndex, 'Name', fields.name);
-	if (Object.keys(attributes).length === 0) {
-		throw invalidInput(
-			this,
-			itemIndex,
-			'"Update Fields"',
-			'is empty: add the field to change (Name)',
-			'An update needs at least one field; nothing was sent.',
-		);
-	}
-	const body: UpdateBody<'groups', typeof attributes> = {
-		data: { id: groupId, type: 'groups', attributes },
-	};
-	// The PATCH sets absolute values, so repeating it after an ambiguous failure is harmless.
-	const record = await requestResource<Group>(this, routes.updateGroup(groupId), 'groups', {
-		body: body as unknown as IDataObject,
-		itemIndex,
-		idempotent: true,
+	return await updateRecord(this, itemIndex, {
+		type: 'groups',
+		id: groupId,
+		route: routes.updateGroup(groupId),
+		attributes,
+		updateFields,
 	});
-	return toItems([flatten(record)]);
 }

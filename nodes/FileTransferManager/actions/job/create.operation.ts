@@ -10,10 +10,12 @@ import {
 	userLocator,
 } from '../../descriptions/common.descriptions';
 import { jobAttributesFromParameters } from '../../helpers/jobBody';
-import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
+import { createJob, markCreated } from '../../helpers/jobCreate';
+import { ifNameExistsProperty, readIfNameExists } from '../../helpers/jobNameExists';
 import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
-import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
+import { describeValue, malformedAnswer } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 import { invalidInput } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [
@@ -277,7 +279,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const shape = readJobShape(this, itemIndex);
 
-	const { created } = await createJobInTurn(this, ifNameExists, draft.name, itemIndex, async () => {
+	const { created } = await createJob(this, ifNameExists, draft.name, itemIndex, async () => {
 		// The API wants the source storage's type in the job; it is only known from the storage itself.
 		const route = routes.getStorage(draft.source.id);
 		const storage = await requestResource<Storage>(this, route, 'storages', { itemIndex });

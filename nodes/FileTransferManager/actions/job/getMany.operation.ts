@@ -14,7 +14,8 @@ import {
 } from '../../descriptions/common.descriptions';
 import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
 import { JOB_FILTER_API } from '../../helpers/jobFilters';
-import { filterQuery, filterSpecsOf, sortCollection } from '../../helpers/validate';
+import { filterQuery, filterSpecsOf } from '../../helpers/filters';
+import { sortCollection } from '../../helpers/sort';
 import { getManyRecords } from '../../helpers/list';
 
 /** Fields jobs can be sorted on, with their UI names; `stats.*` sorts on the job's statistics. */

@@ -4,14 +4,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { operationError } from '../../transport/operationError';
+import { operationError } from '../../execution/operationError';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
-import { createJobInTurn, ifNameExistsProperty, markCreated, readIfNameExists } from '../../helpers/jobNameExists';
+import { createJob, markCreated } from '../../helpers/jobCreate';
+import { ifNameExistsProperty, readIfNameExists } from '../../helpers/jobNameExists';
 import { checkCostMaximum, costGuardProperties, readCostMaximum } from '../../helpers/costGuard';
 import { isToolShape, jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties, toolMoney } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
-import { describeValue, malformedAnswer, requestResource } from '../../helpers/shape';
+import { describeValue, malformedAnswer } from '../../helpers/shape';
+import { requestResource } from '../../helpers/checkedRequests';
 
 const properties: INodeProperties[] = [
 	jobLocator({
@@ -110,7 +112,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const shape = readJobShape(this, itemIndex);
 	const maximum = readCostMaximum(this, itemIndex);
 
-	const { created, prepared } = await createJobInTurn(this, ifNameExists, name, itemIndex, async () => {
+	const { created, prepared } = await createJob(this, ifNameExists, name, itemIndex, async () => {
 		const dryRun = await finishedDryRun(this, dryRunId, itemIndex);
 		// Before any request that could start the real job (the name lookup of If a Job With This Name Exists too).
 		if (maximum) checkCostMaximum(this, dryRun, maximum, itemIndex);

@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Storage } from '../../api/types';
 import { storageLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { flatten, asItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [
@@ -20,5 +20,5 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const storageId = requireLocatorId(this, itemIndex, 'storageId', 'Storage');
 	const record = await requestResource<Storage>(this, routes.getStorage(storageId), 'storages', { itemIndex });
-	return toItems([flatten(record)]);
+	return asItems([flatten(record)]);
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { CreateBody, User, UserCreateAttributes } from '../../api/types';
 import { accountLocator, groupLocator } from '../../descriptions/common.descriptions';
-import { CREATE_OUTPUT_KEYS, flatten, toItems } from '../../helpers/output';
+import { CREATE_OUTPUT_KEYS, flatten, asItems } from '../../helpers/output';
 import {
 	locatorValue,
 	MAX_EMAIL_LENGTH,
@@ -14,7 +14,7 @@ import {
 	requireMaxLength,
 	requireTimeZone,
 } from '../../helpers/validate';
-import { createRecoverable } from '../../helpers/recoverableCreate';
+import { createRecord } from '../../helpers/recordCreate';
 
 const properties: INodeProperties[] = [
 	{
@@ -96,7 +96,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const body: CreateBody<'users', UserCreateAttributes> = { data: { type: 'users', attributes } };
 	// E-mail addresses are unique per account: a user listed with it that was not there before is this one.
-	const { record, recovered } = await createRecoverable<User>(
+	const { record, recovered } = await createRecord<User>(
 		this,
 		{
 			noun: 'user',
@@ -115,5 +115,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
 	if (recovered) json.recoveredAfterAmbiguousError = true;
-	return toItems([json]);
+	return asItems([json]);
 }

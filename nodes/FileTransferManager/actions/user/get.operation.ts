@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { User } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
-import { flatten, toItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/shape';
+import { flatten, asItems } from '../../helpers/output';
+import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
 
 const properties: INodeProperties[] = [userLocator({ description: 'The user to get' })];
@@ -18,5 +18,5 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
 	const record = await requestResource<User>(this, routes.getUser(userId), 'users', { itemIndex });
-	return toItems([flatten(record)]);
+	return asItems([flatten(record)]);
 }

@@ -4,7 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { User } from '../../api/types';
 import { accountLocator, filtersCollection, groupLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { filterQuery, filterSpecsOf, requireEmail, sortCollection } from '../../helpers/validate';
+import { filterQuery, filterSpecsOf } from '../../helpers/filters';
+import { requireEmail } from '../../helpers/validate';
+import { sortCollection } from '../../helpers/sort';
 import { getManyRecords } from '../../helpers/list';
 
 const SORT_FIELDS = [

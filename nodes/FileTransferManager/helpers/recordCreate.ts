@@ -4,10 +4,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { Route } from '../api/routes';
 import type { ResourceType, Timestamps } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
-import { operationError } from '../transport/operationError';
+import { operationError } from '../execution/operationError';
 import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
-import { checkDocument, requestPage } from './shape';
-import { perRun } from '../transport/perRun';
+import { checkDocument } from './shape';
+import { requestPage } from './checkedRequests';
+import { perRun } from '../execution/perRun';
 
 /** Records remembered before the create; enough to tell apart records that share a creation millisecond. */
 const SNAPSHOT_SIZE = 10;
@@ -19,7 +20,7 @@ interface Created {
 	attributes: Timestamps;
 }
 
-export interface RecoverableCreate<T extends Created> {
+export interface RecordCreate<T extends Created> {
 	/** What is created, for messages: "job", "group", "user". */
 	noun: string;
 	/** The JSON:API type created, for the shape checks of the answers. */
@@ -35,7 +36,7 @@ export interface RecoverableCreate<T extends Created> {
 	lookHint: string;
 }
 
-export interface CreateResult<T> {
+export interface CreatedRecord<T> {
 	record: T;
 	/** True when the create request failed ambiguously and the record was found afterwards. */
 	recovered: boolean;
@@ -70,7 +71,7 @@ async function othersSettled(creates: Creates): Promise<void> {
 
 async function listCandidates<T extends Created>(
 	ctx: IExecuteFunctions,
-	spec: RecoverableCreate<T>,
+	spec: RecordCreate<T>,
 	limit: number,
 	itemIndex: number,
 ): Promise<T[]> {
@@ -89,7 +90,7 @@ async function listCandidates<T extends Created>(
  */
 async function recover<T extends Created>(
 	ctx: IExecuteFunctions,
-	spec: RecoverableCreate<T>,
+	spec: RecordCreate<T>,
 	before: Snapshot,
 	cause: NodeApiError,
 	itemIndex: number,
@@ -147,16 +148,16 @@ async function recover<T extends Created>(
 }
 
 /**
- * POST without ever repeating it blindly: when the request fails ambiguously (dropped connection,
- * timeout, 500, 502, an answer that is not JSON), finds the record it may have created instead. Costs one
- * list request before the create, which fixes what "created since the request" means on the server's
- * clock.
+ * Creates a record of any type (a group, a user, a job) with a POST that is never repeated blindly: when
+ * the request fails ambiguously (dropped connection, timeout, 500, 502, an answer that is not JSON), finds
+ * the record it may have created instead. Costs one list request before the create, which fixes what
+ * "created since the request" means on the server's clock.
  */
-export async function createRecoverable<T extends Created>(
+export async function createRecord<T extends Created>(
 	ctx: IExecuteFunctions,
-	spec: RecoverableCreate<T>,
+	spec: RecordCreate<T>,
 	itemIndex: number,
-): Promise<CreateResult<T>> {
+): Promise<CreatedRecord<T>> {
 	const known = await listCandidates(ctx, spec, SNAPSHOT_SIZE, itemIndex);
 	const before: Snapshot = { newest: known[0]?.attributes.createdAt, ids: new Set(known.map((r) => r.id)) };
 	let document: unknown;
