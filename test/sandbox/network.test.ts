@@ -138,12 +138,16 @@ describe('network model: capacity and queue', () => {
 		for (const a of answers) expectJsonApi(a.res, 200);
 		const state = await network();
 		expect(state).toMatchObject({ peakInFlight: 3, served: 12, overloaded: 0, inFlight: 0, queued: 0 });
-		// The log says when each was answered: from arrival, its place in the queue plus its 200 ms.
+		// The log says when each arrived and was answered: each took at least its 200 ms, and three at a time,
+		// the i-th answer (from 0) came no sooner than (floor(i / 3) + 1) × 200 ms after the first arrival. Counted
+		// from the first arrival, not from each request's own: on a busy machine the burst's requests arrive spread
+		// out, and a late one finds a free place sooner.
 		const logged = h.sb.requests.all().filter((r) => r.route !== '/oauth/token');
-		const waits = logged.map((r) => (r.doneAt ?? 0) - r.at).sort((a, b) => a - b);
-		expect(waits).toHaveLength(12);
-		expect(waits[0]).toBeGreaterThanOrEqual(200 - SLACK);
-		expect(waits[11]).toBeGreaterThanOrEqual(800 - SLACK);
+		expect(logged).toHaveLength(12);
+		for (const r of logged) expect((r.doneAt ?? 0) - r.at).toBeGreaterThanOrEqual(200 - SLACK);
+		const first = Math.min(...logged.map((r) => r.at));
+		const done = logged.map((r) => (r.doneAt ?? 0) - first).sort((a, b) => a - b);
+		done.forEach((ms, i) => expect(ms).toBeGreaterThanOrEqual((Math.floor(i / 3) + 1) * 200 - SLACK));
 		expect(state.peakQueued).toBeGreaterThanOrEqual(1);
 		// Three at a time, 200 ms each: the i-th answer (from 0) cannot come before (floor(i / 3) + 1) × 200 ms.
 		const at = answers.map((a) => a.at).sort((a, b) => a - b);

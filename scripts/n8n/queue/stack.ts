@@ -286,6 +286,24 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			}
 		};
 
+		/**
+		 * Starts a process; when its port was taken between freePort() and n8n's bind (several stacks start side by
+		 * side, each picking free ports), picks new ones and starts it again, twice at most. Main keeps its HTTP
+		 * port (the stack's URL): only its task-runner broker port is picked again.
+		 */
+		const launchWithFreshPorts = async (slot: Slot): Promise<void> => {
+			for (let attempt = 1; ; attempt++) {
+				try {
+					return await launch(slot);
+				} catch (error) {
+					if (attempt > 2 || !/already in use|EADDRINUSE/i.test((error as Error).message)) throw error;
+					log(`${slot.name}: a port was taken before n8n bound it; starting it again on other ports`);
+					slot.brokerPort = await freePort();
+					if (slot.kind === 'worker') slot.port = await freePort();
+				}
+			}
+		};
+
 		const newSlot = async (kind: Slot['kind'], name: string, port: number): Promise<Slot> => {
 			const slot = {
 				kind,
@@ -309,12 +327,12 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 
 		t = Date.now();
 		log('starting n8n main');
-		await launch(main);
+		await launchWithFreshPorts(main);
 		timings.main = Date.now() - t;
 
 		t = Date.now();
 		log(`starting ${workerCount} worker(s)`);
-		await Promise.all(workers.map(launch));
+		await Promise.all(workers.map(launchWithFreshPorts));
 		timings.workers = Date.now() - t;
 
 		t = Date.now();
@@ -393,9 +411,9 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 				return slot ? [...slot.history, ...pendingText(slot)].join('') : '';
 			},
 			killMain: (signal) => kill(main, signal),
-			startMain: () => launch(main),
+			startMain: () => launchWithFreshPorts(main),
 			killWorker: (index, signal) => kill(worker(index), signal),
-			startWorker: (index) => launch(worker(index)),
+			startWorker: (index) => launchWithFreshPorts(worker(index)),
 			stop,
 			timings,
 		};
