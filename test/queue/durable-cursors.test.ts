@@ -1,14 +1,14 @@
 /**
  * Queue mode with n8n's durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED) and a poll timeout of 10 s (a
  * poll budget of 5 s): a stack of its own (Postgres, Redis, main and two workers) against a sandbox of its own.
- * 1. main killed with SIGKILL 10 times while jobs fail;
+ * 1. main killed with SIGKILL 5 times while jobs fail;
  * 2. a backlog that takes several polls (the sandbox answers in 1 s), main killed in the middle of its drain.
  * Runs side by side with queue-mode.test.ts and main-crashes.test.ts (jest.queue.config.js: three workers);
  * figures go to tmp/queue-e2e/figures-durable.json.
  */
 import type { QueueStack } from '../../scripts/n8n/queue/stack';
 import { sleep } from '../../scripts/n8n/waiting';
-import { CRASHES, DURABLE_ENV, awaitDelivery, crashLoop, keepOnFailure, newStack, retryStranded, useQueueRun } from './suite';
+import { DURABLE_CRASHES, DURABLE_ENV, awaitDelivery, crashLoop, keepOnFailure, newStack, retryStranded, useQueueRun } from './suite';
 import {
 	MINUTE,
 	deliveries,
@@ -37,7 +37,7 @@ let workflowId = '';
 const earlier: string[] = [];
 
 describe('queue mode with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
-	test(`main killed with SIGKILL at ${CRASHES} random moments, durable cursors`, keepOnFailure(async () => {
+	test(`main killed with SIGKILL at ${DURABLE_CRASHES} random moments, durable cursors`, keepOnFailure(async () => {
 		stack = await newStack(run, 'durable', DURABLE_ENV);
 		const polls = listRequests(run.sandbox);
 		workflowId = await createWorkflow(stack.publicApi, fastAlert(stack.credential, 0), 'queue e2e: alert (durable)', {
@@ -58,6 +58,7 @@ describe('queue mode with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABL
 		const { failed, fresh, afterRetry } = await crashLoop(run, stack, 'durable', workflowId, afterActivation, {
 			activationPoll: false,
 			title: 'durable cursors',
+			crashes: DURABLE_CRASHES,
 		});
 		earlier.push(...afterActivation, ...failed);
 		// The durable guarantee: every event is either delivered or held by a crashed execution that Retry runs.

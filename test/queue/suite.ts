@@ -34,6 +34,11 @@ export const STORM = 100;
 export const ALERT_JOBS = 200;
 export const BURSTS = 4;
 export const CRASHES = 10;
+/**
+ * The durable-cursor suite kills main fewer times at random: its second test kills main once more, at a chosen
+ * moment (in the middle of a drain), and each kill costs a restart of main (10 to 40 s on two cores).
+ */
+export const DURABLE_CRASHES = 5;
 /** The tests' trigger polls every 15 s (FAST_POLL_TIMES): a few polls' wait, plus margin for a busy machine. */
 export const NEXT_POLL_MS = 90 * 1000;
 
@@ -174,8 +179,8 @@ export async function crashLoop(
 	label: string,
 	workflowId: string,
 	alreadyFailed: string[],
-	/** `title` names the figures: "main crashes (<title>)". */
-	options: { activationPoll: boolean; title: string },
+	/** `title` names the figures: "main crashes (<title>)"; `crashes`: how many kills (default CRASHES). */
+	options: { activationPoll: boolean; title: string; crashes?: number },
 ) {
 	const { sandbox } = run;
 	const loopStart = Date.now();
@@ -194,7 +199,8 @@ export async function crashLoop(
 	// runs out (seen: up to 2 minutes without polls); that would blow the suite's time budget.
 	const crashes: Array<{ pollWaitMs: number; afterPollStartMs: number; pollRequestsBeforeKill: number; restartMs: number }> = [];
 	try {
-		for (let i = 0; i < CRASHES; i++) {
+		const count = options.crashes ?? CRASHES;
+		for (let i = 0; i < count; i++) {
 			const since = Date.now();
 			// The poll at activation (main's first), then the next one 15 s apart at most.
 			// With durable cursors main polls at start only for a workflow it activates for the first time.
@@ -210,7 +216,7 @@ export async function crashLoop(
 			const t = Date.now();
 			await stack.startMain();
 			crashes.push({ pollWaitMs: pollStart - since, afterPollStartMs: killedAt - pollStart, pollRequestsBeforeKill: requests, restartMs: Date.now() - t });
-			log(`${label}: crash ${i + 1}/${CRASHES} ${killedAt - pollStart} ms into a poll (${requests} requests); main back in ${Date.now() - t} ms`);
+			log(`${label}: crash ${i + 1}/${count} ${killedAt - pollStart} ms into a poll (${requests} requests); main back in ${Date.now() - t} ms`);
 		}
 	} finally {
 		failing = false;
