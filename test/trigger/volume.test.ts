@@ -1,6 +1,7 @@
 import type { JobStatus } from '../../nodes/FileTransferManager/api/types';
 import type { FaultKind, Sandbox } from '../../sandbox/src/api';
 import { countBy, handleFor, keys, nextMillisecond, pollJson, sandboxForTrigger, triggerState } from './helpers';
+import { seededRandom } from '../../sandbox/src/util';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -12,18 +13,6 @@ afterEach(async () => {
 
 const snapshot = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
-/** Seeded pseudo-random numbers in [0, 1) (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 const listRequests = () => sandbox.requests.count({ path: '/jobs' });
 
 it('1,000 jobs reaching watched statuses across 50 polls, some failing, state round-tripped through JSON: every event exactly once', async () => {
@@ -31,7 +20,7 @@ it('1,000 jobs reaching watched statuses across 50 polls, some failing, state ro
 	const handle = handleFor(sandbox);
 	expect(await handle.poll()).toBeNull();
 
-	const next = random(7);
+	const next = seededRandom(7);
 	const status = new Map<string, JobStatus>(pool.map((id) => [id, 'running']));
 	/** Jobs whose current status a successful poll has seen: only those may change again (see below). */
 	const observed = new Set(pool);

@@ -16,22 +16,11 @@ import { readState } from '../../nodes/FileTransferManagerTrigger/state';
 import type { WatchedEvent } from '../../nodes/FileTransferManagerTrigger/watch';
 import { serviceClock } from '../../nodes/FileTransferManagerTrigger/watch';
 import { makeJob, uuid } from './fixtures';
+import { seededRandom } from '../../sandbox/src/util';
 
 const BASE = Date.UTC(2026, 10, 21, 10, 0, 0, 0);
 const iso = (t: number): string => new Date(BASE + t).toISOString();
 const WATCHED = new Set<WatchedEvent>(['finished', 'failed', 'stuck']);
-
-/** Seeded pseudo-random numbers in [0, 1) (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /** A service's job list: updatedAt descending, ties by id ascending, keyset cursors, pages of `pageSize`. */
 class SimulatedList {
@@ -106,7 +95,7 @@ describe.each([
 	{ seed: 8, pageSize: 6, itemCosts: true },
 ])('polls stopped anywhere by their budget (seed $seed, pages of $pageSize, items cost a request: $itemCosts)', ({ seed, pageSize, itemCosts }) => {
 	it('deliver every event exactly once, with jobs changing between polls, many in one millisecond', async () => {
-		const next = random(seed);
+		const next = seededRandom(seed);
 		const sim = new SimulatedList(pageSize);
 		const ids = Array.from({ length: 400 }, (_, i) => uuid(0x1000 + i));
 		sim.now = -1000;
