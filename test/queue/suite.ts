@@ -27,6 +27,7 @@ import {
 	until,
 	useFiguresFile,
 } from './helpers';
+import type { ExecutionRecord } from './helpers';
 
 export const WORKERS = 2;
 const CONCURRENCY = 5;
@@ -271,7 +272,7 @@ export async function awaitDelivery(run: QueueRun, stack: QueueStack, workflowId
 		if (failed.every((id) => d.delivered.has(id))) return 'delivered';
 		if (now !== covered) {
 			covered = now;
-			progressAt = Math.max(since, Date.now());
+			progressAt = Date.now();
 		}
 		return pollStarts(sandbox, progressAt).length >= 3 ? 'polled' : undefined;
 	}, 3000);
@@ -289,11 +290,11 @@ export async function awaitDelivery(run: QueueRun, stack: QueueStack, workflowId
 export async function retryStranded(
 	stack: QueueStack,
 	workflowId: string,
-	all: Awaited<ReturnType<typeof executions>>,
+	all: ExecutionRecord[],
 	failed: string[],
 	alsoExpected: string[],
-	/** Which executions to consider (default: all); Retry is never asked twice for the same execution. */
-	consider: (execution: Awaited<ReturnType<typeof executions>>[number]) => boolean = () => true,
+	/** Which executions to consider (default: all): a caller that retried some already leaves them out. */
+	consider: (execution: ExecutionRecord) => boolean = () => true,
 ) {
 	const stranded = all.filter((e) => consider(e) && e.status === 'crashed' && !e.data?.resultData?.runData?.[TRIGGER]);
 	const retries: string[] = [];
