@@ -19,8 +19,10 @@
  * Usage: npm test [-- --only unit,integration]   (stage names as in the table; the rest are skipped)
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 
+import { childCpuSeconds, FailureReport } from './stageReport';
 import { projectRoot } from './n8n/paths';
 import { TEST_PACKAGES, refusal } from './system-packages';
 
@@ -35,11 +37,15 @@ interface Outcome {
 	name: string;
 	startedAt: number;
 	seconds: number;
+	/** CPU time of the stage's processes that ended and were waited for (bash's `times`): a lower bound. */
+	cpuSeconds?: number;
 	result: 'passed' | 'failed' | 'skipped';
 }
 
+
 const started = Date.now();
 const outcomes: Outcome[] = [];
+const failures = new FailureReport();
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = values.only ? new Set(values.only.split(',').map((name) => name.trim())) : undefined;
@@ -53,27 +59,35 @@ function run(stage: Stage): Promise<boolean> {
 	}
 	process.stdout.write(`[test] ${stage.name}: npm ${stage.command.join(' ')}\n`);
 	return new Promise((resolve) => {
-		const child = spawn('npm', stage.command, {
+		// Through bash, whose `times` (on fd 3) gives the CPU time of the stage's processes once they ended.
+		const child = spawn('bash', ['-c', 'npm "$@"; rc=$?; times >&3; exit $rc', 'npm', ...stage.command], {
 			cwd: projectRoot,
 			env: { ...process.env, ...stage.env, FORCE_COLOR: '0' },
-			stdio: ['ignore', 'pipe', 'pipe'],
+			stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
 		});
+		let times = '';
+		child.stdio[3]?.on('data', (chunk: Buffer) => (times += chunk.toString()));
 		const prefix = `[${stage.name}] `;
+		const keep = failures.collector(stage.name);
 		const forward = (out: NodeJS.WriteStream) => {
 			let rest = '';
 			return (chunk: Buffer) => {
 				const lines = (rest + chunk.toString()).split('\n');
 				rest = lines.pop() ?? '';
-				for (const line of lines) out.write(prefix + line + '\n');
+				for (const line of lines) {
+					out.write(prefix + line + '\n');
+					keep(line);
+				}
 			};
 		};
-		child.stdout.on('data', forward(process.stdout));
-		child.stderr.on('data', forward(process.stderr));
+		child.stdout?.on('data', forward(process.stdout));
+		child.stderr?.on('data', forward(process.stderr));
 		const finish = (ok: boolean) => {
 			outcomes.push({
 				name: stage.name,
 				startedAt: at,
 				seconds: (Date.now() - at) / 1000,
+				cpuSeconds: childCpuSeconds(times),
 				result: ok ? 'passed' : 'failed',
 			});
 			resolve(ok);
@@ -98,12 +112,20 @@ async function lane(stages: Stage[]): Promise<boolean> {
 
 function table(): string {
 	const rows = [...outcomes].sort((a, b) => a.startedAt - b.startedAt);
+	const cpu = (row: Outcome) => (row.cpuSeconds === undefined ? '' : `, CPU ${row.cpuSeconds.toFixed(0)} s`);
 	const lines = rows.map(
 		(row) =>
 			`  ${row.name.padEnd(14)} ${row.result.padEnd(8)} ` +
-			`${row.result === 'skipped' ? '' : `${row.seconds.toFixed(0).padStart(5)} s, from ${((row.startedAt - started) / 1000).toFixed(0)} s`}`,
+			`${row.result === 'skipped' ? '' : `${row.seconds.toFixed(0).padStart(5)} s, from ${((row.startedAt - started) / 1000).toFixed(0)} s${cpu(row)}`}`,
 	);
-	return [`[test] stage          result   time`, ...lines, `[test] total ${((Date.now() - started) / 1000).toFixed(0)} s`].join('\n');
+	// The CPU time of every stage spread over every core is a floor under the wall time, whatever the order.
+	const cpuTotal = rows.reduce((sum, row) => sum + (row.cpuSeconds ?? 0), 0);
+	const cores = os.availableParallelism();
+	return [
+		`[test] stage          result   time`,
+		...lines,
+		`[test] total ${((Date.now() - started) / 1000).toFixed(0)} s; CPU ${cpuTotal.toFixed(0)} s, at least ${(cpuTotal / cores).toFixed(0)} s of wall time on ${cores} cores`,
+	].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -145,6 +167,9 @@ async function main(): Promise<void> {
 		return early && e2e && queue;
 	})();
 	const results = await Promise.all([install, systemPackages, checks, tests]);
+	if (failures.lines.length > 0) {
+		process.stdout.write(`\n[test] what failed, as the stages printed it:\n${failures.lines.join('\n')}\n`);
+	}
 	process.stdout.write(`\n${table()}\n`);
 	process.exitCode = results.every(Boolean) ? 0 : 1;
 }
