@@ -11,8 +11,8 @@ import { drain } from './drain';
 import { listNewest, listStuck, newestInStatus, newestJobs } from './fetch';
 import { toItems } from './items';
 import type { TriggerState } from './state';
-import { readState, STATE_VERSION, writeState } from './state';
-import { claimPoll, pollKey } from './inFlight';
+import { readState, STATE_VERSION, stateFingerprint, writeState } from './state';
+import { claimPoll, notePoll, pollKey, startsBehind } from './inFlight';
 import { processWindow } from './sweep';
 import type { WatchedEvent } from './watch';
 import { timeOf } from './watch';
@@ -76,10 +76,18 @@ async function pollOnce(
 	ctx: IPollFunctions,
 	config: TriggerConfig,
 	budget: PollBudget,
+	key: string,
 ): Promise<INodeExecutionData[][] | null> {
 	// Static data is written once, at the end, after every request has succeeded: older n8n versions
 	// keep whatever a failed poll wrote.
 	const staticData = ctx.getWorkflowStaticData('node') as IDataObject;
+	const from = stateFingerprint(staticData);
+	if (startsBehind(key, from)) {
+		ctx.logger.debug('n8n has not saved the position of the previous poll of this trigger yet; this poll is skipped', {
+			node: ctx.getNode().name,
+		});
+		return null;
+	}
 	const state = readState(staticData);
 	if (!state || state.fingerprint !== config.fingerprint) {
 		writeState(staticData, await activate(ctx, config));
@@ -88,7 +96,11 @@ async function pollOnce(
 
 	const { items, next } = await drain(ctx, config, state, budget);
 	writeState(staticData, next);
-	return items.length > 0 ? [items] : null;
+	if (items.length === 0) return null;
+	// n8n saves this position with the execution of these items, after the poll returned (a poll that returns
+	// nothing has its position saved before its turn ends).
+	notePoll(key, from, stateFingerprint(staticData));
+	return [items];
 }
 
 /** One poll of the trigger; docs/trigger.md says what it watches and what it costs. */
@@ -99,7 +111,8 @@ export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData
 		if (this.getMode() === 'manual') return await sample(this, config);
 
 		const node = this.getNode();
-		const release = claimPoll(pollKey(this.getWorkflow().id, node.id, node.name));
+		const key = pollKey(this.getWorkflow().id, node.id, node.name);
+		const release = claimPoll(key);
 		if (!release) {
 			this.logger.debug('A poll of this trigger is still running in this n8n process; this one is skipped', {
 				node: node.name,
@@ -107,7 +120,7 @@ export async function pollJobs(this: IPollFunctions): Promise<INodeExecutionData
 			return null;
 		}
 		try {
-			return await pollOnce(this, config, budget);
+			return await pollOnce(this, config, budget, key);
 		} finally {
 			release();
 		}

@@ -172,6 +172,25 @@ export function writeState(data: IDataObject, state: TriggerState): void {
 	Object.assign(data, next);
 }
 
+/** JSON with every object's keys in order, so that the same data gives the same text however it was stored. */
+function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (value !== null && typeof value === 'object') {
+		const entries = Object.entries(value as IDataObject).filter(([, entry]) => entry !== undefined);
+		entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A fingerprint of the node's static data, the same for the same content whatever the order of its keys (a
+ * database may store JSON with its keys reordered).
+ */
+export function stateFingerprint(data: IDataObject): string {
+	return hashText(canonicalJson(data));
+}
+
 /** A 53-bit string hash (cyrb53), as hex; enough to notice that the watched set changed. */
 export function hashText(text: string): string {
 	let h1 = 0xdeadbeef;

@@ -339,6 +339,11 @@ export interface TriggerHandle {
 	staticData(): IDataObject;
 	/** Replaces static data with a JSON round trip of itself (a restart). */
 	restart(): void;
+	/**
+	 * Hands the next poll a copy of `data` as its static data, as n8n's durable scheduler hands each poll the
+	 * position it read from its database.
+	 */
+	load(data: IDataObject): void;
 	setParameters(parameters: INodeParameters): void;
 }
 
@@ -389,6 +394,9 @@ export function triggerHandle(
 		staticData: () => staticData,
 		restart: () => {
 			staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		},
+		load: (data) => {
+			staticData = JSON.parse(JSON.stringify(data)) as IDataObject;
 		},
 		setParameters: (next) => {
 			params = next;

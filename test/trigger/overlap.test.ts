@@ -4,8 +4,10 @@
  * position and emit the same events. The trigger runs one poll per node at a time: the second returns nothing
  * and touches nothing, and the next poll goes on from where the first ended.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { Sandbox } from '../../sandbox/src/api';
-import { claimPoll, pollKey, STALE_AFTER_MS } from '../../nodes/FileTransferManagerTrigger/inFlight';
+import { claimPoll, pollKey, SAVE_AWAITED_MS, STALE_AFTER_MS } from '../../nodes/FileTransferManagerTrigger/inFlight';
 import { countBy, handleFor, keys, pollJson, sandboxForTrigger, triggerState } from './helpers';
 
 let sandbox: Sandbox;
@@ -80,4 +82,78 @@ it('a claim older than the stale bound is taken over, and only its holder releas
 it('nodes without an id are told apart by name', () => {
 	expect(pollKey('wf', undefined, 'A')).not.toBe(pollKey('wf', undefined, 'B'));
 	expect(pollKey('wf', 'id-1', 'A')).toBe(pollKey('wf', 'id-1', 'B'));
+});
+
+describe("n8n's durable scheduler: a poll handed the position from before the previous poll, whose save is on its way", () => {
+	// n8n saves the position a poll left together with its execution, after the poll returned; the next poll's
+	// task may have read the position from its database before that.
+	it('returns nothing and changes nothing; the poll after the save goes on from there; each event once', async () => {
+		const handle = handleFor(sandbox);
+		expect(await handle.poll()).toBeNull();
+		const saved = snapshot(handle.staticData()) as IDataObject;
+		const first = sandbox.control.insertJobs(5, { status: 'failed' });
+		const delivered = keys(await pollJson(handle));
+		expect(new Set(delivered)).toEqual(new Set(first.map((id) => `${id}:failed`)));
+		const left = snapshot(handle.staticData()) as IDataObject;
+
+		// The next task read the database before the save: it is handed the position from before (its keys in
+		// another order, as a database may return them).
+		handle.load(reordered(saved));
+		const lists = sandbox.requests.count({ method: 'GET', path: '/jobs' });
+		expect(await pollJson(handle)).toEqual([]);
+		expect(sandbox.requests.count({ method: 'GET', path: '/jobs' })).toBe(lists);
+		expect(snapshot(handle.staticData())).toEqual(saved);
+
+		// The save landed (and its keys came back in another order, as a database may return them).
+		const second = sandbox.control.insertJobs(3, { status: 'finished' });
+		handle.load(reordered(left));
+		expect(new Set(keys(await pollJson(handle)))).toEqual(new Set(second.map((id) => `${id}:finished`)));
+	});
+
+	it('a position n8n never saved (its execution not stored, or the poll abandoned) is read again once the wait is over', async () => {
+		const handle = handleFor(sandbox);
+		expect(await handle.poll()).toBeNull();
+		const saved = snapshot(handle.staticData()) as IDataObject;
+		const ids = sandbox.control.insertJobs(4, { status: 'failed' });
+		const expected = new Set(ids.map((id) => `${id}:failed`));
+		const now = jest.spyOn(Date, 'now');
+		try {
+			const t0 = Date.now();
+			now.mockReturnValue(t0);
+			expect(new Set(keys(await pollJson(handle)))).toEqual(expected);
+			// n8n discarded those items and kept the old position.
+			handle.load(saved);
+			now.mockReturnValue(t0 + SAVE_AWAITED_MS - 1);
+			expect(await pollJson(handle)).toEqual([]);
+			handle.load(saved);
+			now.mockReturnValue(t0 + SAVE_AWAITED_MS);
+			expect(new Set(keys(await pollJson(handle)))).toEqual(expected);
+		} finally {
+			now.mockRestore();
+		}
+	});
+});
+
+/** The same data with every object's keys in reverse order. */
+function reordered(value: unknown): IDataObject {
+	const flip = (entry: unknown): unknown => {
+		if (Array.isArray(entry)) return entry.map(flip);
+		if (entry !== null && typeof entry === 'object') {
+			return Object.fromEntries(Object.entries(entry as IDataObject).reverse().map(([k, v]) => [k, flip(v)]));
+		}
+		return entry;
+	};
+	return flip(value) as IDataObject;
+}
+
+it("a poll that delivered nothing is not awaited: handed the position from before it, the next poll reads (n8n saved that poll's position before its turn ended, or the workflow starts afresh)", async () => {
+	const handle = handleFor(sandbox);
+	expect(await handle.poll()).toBeNull();
+	// The first scheduled poll of n8n's durable scheduler may be handed no position at all: it activates anew.
+	handle.load({});
+	const lists = sandbox.requests.count({ method: 'GET', path: '/jobs' });
+	expect(await handle.poll()).toBeNull();
+	expect(sandbox.requests.count({ method: 'GET', path: '/jobs' })).toBeGreaterThan(lists);
+	const [id] = sandbox.control.insertJobs(1, { status: 'finished' });
+	expect(keys(await pollJson(handle))).toEqual([`${id}:finished`]);
 });
