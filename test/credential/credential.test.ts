@@ -1,8 +1,10 @@
 import { DEMO_IDS, startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
+import { CREDENTIAL_TYPE, type TestCredentialsHelper } from '../harness/credentials';
 import { runCredentialTest, testerMessage } from '../harness/credentialTest';
 import { credentialsFor, runNode } from '../harness/engine';
+import { foreignNodeContext } from '../harness/foreignNode';
 import { startRecordingProxy } from './proxy';
 
 let sandbox: Sandbox;
@@ -99,6 +101,61 @@ describe('credential: access token', () => {
 		expect(refused).toBeGreaterThanOrEqual(1);
 		expect(refused).toBeLessThanOrEqual(2);
 		expect(gets.filter((r) => r.status === 200)).toHaveLength(2);
+	});
+});
+
+/**
+ * n8n's HTTP Request node with this credential ("Predefined Credential Type") sends each item through n8n-core's
+ * legacy requestWithAuthentication, without waiting for the previous item: each request reads the credential
+ * for itself, and after a failure calls preAuthentication with the token it read. Its context here is the one
+ * n8n-core gives such a node (test/harness/foreignNode.ts).
+ */
+function httpRequestNodeGet(credentials: TestCredentialsHelper, items: number) {
+	const { context } = foreignNodeContext(credentials, {
+		displayName: 'HTTP Request stand-in',
+		typeName: 'test.httpRequest',
+		group: ['output'],
+		id: 'http-request',
+		name: 'HTTP Request',
+		mode: 'manual',
+		inputItems: Array.from({ length: items }, () => ({ json: {} })),
+	});
+	const uri = `${sandbox.baseUrl}/groups/${DEMO_IDS.groupIds[0]}`;
+	return async (itemIndex: number): Promise<unknown> =>
+		await context.helpers.requestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			{ method: 'GET', uri, json: true } as never,
+			undefined,
+			itemIndex,
+		);
+}
+
+describe("credential: the token in n8n's HTTP Request node (n8n-core's legacy requestWithAuthentication)", () => {
+	it('three requests at once after the token expired make one token request, also for the one whose 401 comes after the renewal', async () => {
+		const credentials = credentialsFor(sandbox);
+		const get = httpRequestNodeGet(credentials, 3);
+		await get(0);
+		const expired = credentials.raw()?.accessToken;
+		sandbox.control.expireTokens();
+		// One of the three is answered late, so that its 401 arrives after the token request has ended: it
+		// holds the expired token and must get the one that replaced it, not a third.
+		sandbox.faults.add({ kind: 'slow', method: 'GET', path: '/groups/{id}', times: 1, delayMs: 500 });
+		sandbox.requests.clear();
+
+		const results = await Promise.allSettled([0, 1, 2].map(get));
+		expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+		expect(tokenRequests()).toBe(1);
+		const renewed = credentials.raw()?.accessToken;
+		expect(typeof renewed).toBe('string');
+		expect(renewed).not.toBe(expired);
+		const gets = sandbox.requests.all().filter((r) => r.route === '/groups/{id}');
+		expect(gets.filter((r) => r.status === 401).map((r) => r.authorization)).toEqual(Array(3).fill(`Bearer ${expired}`));
+		expect(gets.filter((r) => r.status === 200).map((r) => r.authorization)).toEqual(Array(3).fill(`Bearer ${renewed}`));
+		const late = gets.find((r) => r.fault === 'slow');
+		const token = sandbox.requests.all().find((r) => r.path === '/oauth/token');
+		expect(late?.status).toBe(401);
+		expect(late?.doneAt).toBeGreaterThan(token?.doneAt ?? Infinity);
 	});
 });
 

@@ -4,15 +4,16 @@
  * created through the public API and run as from the editor. A URL on the Base URL's origin works and gets the
  * token; a URL on another port is refused with our message naming both origins, and that server receives
  * nothing at all (not even a connection); a redirect from the Base URL to another port is followed without
- * the token. The HTTP Request node sends through n8n-core's legacy requestWithAuthentication, which calls the
- * credential's authenticate with the options' `uri`. The Base URL is a recording pass-through in front of the
- * sandbox, which answers one path with that redirect; the credential naming it is created through the public
- * API once the pass-through runs (the stack's own credential, on the sandbox itself, is not used).
+ * the token; three items at once after the token expired make one token request. The HTTP Request node sends
+ * through n8n-core's legacy requestWithAuthentication, which calls the credential's authenticate with the
+ * options' `uri`. The Base URL is a recording pass-through in front of the sandbox, which answers one path
+ * with that redirect; the credential naming it is created through the public API once the pass-through runs
+ * (the stack's own credential, on the sandbox itself, is not used).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { Sandbox } from '../../sandbox/src';
+import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
 import { ensureCredential, type CredentialRef } from '../../scripts/n8n/credentials';
 import { nodeOutput, randomId } from '../../scripts/n8n/headless';
 import { CREDENTIAL_TYPE } from '../../scripts/n8n/packaging';
@@ -83,6 +84,45 @@ function httpRequestWorkflow(url: string, options: Record<string, unknown> = {})
 	};
 }
 
+/**
+ * `workflow` with one item per id in front of its HTTP Request node (a Set node's list, split into items), so
+ * that the node sends its requests at once, as it does for several items.
+ */
+function withItems(workflow: WorkflowJson, ids: string[]): WorkflowJson {
+	return {
+		...workflow,
+		nodes: [
+			...workflow.nodes,
+			{
+				id: 'c0ffee00-0000-4000-8000-000000000003',
+				name: 'Ids',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [110, 200],
+				parameters: {
+					assignments: {
+						assignments: [{ id: 'c0ffee00-0000-4000-8000-000000000030', name: 'ids', value: `={{ ${JSON.stringify(ids)} }}`, type: 'array' }],
+					},
+					options: {},
+				},
+			},
+			{
+				id: 'c0ffee00-0000-4000-8000-000000000004',
+				name: 'One Item Each',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [220, 200],
+				parameters: { fieldToSplitOut: 'ids', include: 'noOtherFields', options: { destinationFieldName: 'id' } },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Ids', type: 'main', index: 0 }]] },
+			Ids: { main: [[{ node: 'One Item Each', type: 'main', index: 0 }]] },
+			'One Item Each': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+		},
+	};
+}
+
 beforeAll(async () => {
 	({ sandbox } = stack);
 	other = await startRecordingServer();
@@ -143,5 +183,39 @@ describe(`n8n ${N8N_VERSION}: the HTTP Request node with the File Transfer Manag
 		]);
 		expect(landing.requests).toEqual([{ method: 'GET', url: '/landing', authorization: undefined }]);
 		expect(nodeOutput(run, NODE_NAME)).toEqual([{ reached: true }]);
+	}, 10 * MINUTE);
+
+	test('three items at once after the token expired, one answered late: one token request, and each refused item repeated once with the new token', async () => {
+		// The credential holds a token, which the sandbox then expires.
+		await runToSuccess(stack, httpRequestWorkflow(`${baseUrl.baseUrl}/`));
+		sandbox.control.expireTokens();
+		// The first request is answered two seconds late, so that its 401 arrives after the token request that
+		// another item's 401 started has ended.
+		sandbox.faults.add({ kind: 'slow', method: 'GET', path: '/users/{id}', times: 1, delayMs: 2000 });
+		sandbox.requests.clear();
+		const ids = DEMO_IDS.userIds.slice(0, 3);
+		let run: Awaited<ReturnType<typeof runToSuccess>>;
+		try {
+			run = await runToSuccess(stack, withItems(httpRequestWorkflow(`=${baseUrl.baseUrl}/users/{{ $json.id }}`), ids));
+		} finally {
+			sandbox.faults.clear();
+		}
+
+		const tokens = sandbox.requests.all().filter((r) => r.method === 'POST' && r.path === '/oauth/token');
+		expect(tokens.map((r) => r.status)).toEqual([200]);
+		const gets = sandbox.requests.all().filter((r) => r.route === '/users/{id}');
+		const refused = gets.filter((r) => r.status === 401);
+		const answered = gets.filter((r) => r.status === 200);
+		// An item that read the credential after n8n stored the new token is not refused at all.
+		expect(refused.length).toBeGreaterThanOrEqual(2);
+		expect(refused.length).toBeLessThanOrEqual(3);
+		expect(new Set(refused.map((r) => r.authorization)).size).toBe(1);
+		expect(answered).toHaveLength(3);
+		expect(new Set(answered.map((r) => r.authorization)).size).toBe(1);
+		expect(answered[0].authorization).not.toBe(refused[0].authorization);
+		const late = gets.find((r) => r.fault === 'slow');
+		expect(late?.status).toBe(401);
+		expect(late?.doneAt).toBeGreaterThan(tokens[0].doneAt ?? Infinity);
+		expect(nodeOutput(run, NODE_NAME).map((item) => (item as { data?: { id?: string } }).data?.id).sort()).toEqual([...ids].sort());
 	}, 10 * MINUTE);
 });
