@@ -3,12 +3,14 @@
  * (what any run of a node needs: its errors, its per-run state, its tool use) at the bottom, `transport/` on
  * them (requests, retries, pagination, errors), then `helpers/`, `actions/` and `methods/`. A lower layer never
  * imports a higher one, and the sandbox never imports node logic (only the API's types). The transport is
- * entered only through its index, and the published code (nodes/, credentials/) has no import cycle, not even
- * one of types only.
+ * entered only through its index and knows an item only by its index and stop signal, and the published code
+ * (nodes/, credentials/) has no import cycle, not even one of types only.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+import * as transportIndex from '../../nodes/FileTransferManager/transport';
 
 const ROOT = path.join(__dirname, '..', '..');
 const NODE = path.join(ROOT, 'nodes', 'FileTransferManager');
@@ -98,6 +100,16 @@ describe('layers of the action node', () => {
 
 	it('helpers/ imports nothing from actions/ or methods/', () => {
 		expect(offending(path.join(NODE, 'helpers'), [node('actions'), node('methods')])).toEqual([]);
+	});
+
+	it('transport/ knows an item only by its index and its stop signal: no item context, no item slots or stops', () => {
+		// The item loop (actions/itemRun.ts) decides which items run and which are stopped; a request only
+		// carries its stop signal down. A transport that held items' places or stops would let helpers/
+		// reach the item loop again through it.
+		expect(offending(path.join(NODE, 'transport'), [node('execution/item')])).toEqual([]);
+		const itemScheduling = /item(?!s\b)|slot|stopAfter|stopSignal/i;
+		expect(['holdItemSlot', 'freeItemSlot', 'forgetItem', 'itemStopped', 'stopAfter', 'stopSignalOf'].filter((name) => !itemScheduling.test(name))).toEqual([]);
+		expect(Object.keys(transportIndex).filter((name) => itemScheduling.test(name))).toEqual([]);
 	});
 
 	it('nothing outside transport/ imports a transport module but its index', () => {

@@ -1,19 +1,18 @@
 /**
  * The per-run limiter (transport/limiter.ts) with a bare context object: slots, the order of waiters,
- * the shared pause a Retry-After sets, and stopping items. No request is made; the pauses run on jest's
+ * the shared pause a Retry-After sets, and dropping the requests whose stop signal aborts (which items are
+ * stopped is the item loop's: test/unit/item-run.test.ts). No request is made; the pauses run on jest's
  * fake clock.
  */
 import type { ApiContext } from '../../nodes/FileTransferManager/transport/settings';
 import type { Limiter } from '../../nodes/FileTransferManager/transport/limiter';
 import {
 	acquire,
-	itemStopped,
 	limiterOf,
 	noteAccepted,
 	notePause,
 	release,
 	setParallel,
-	stopAfter,
 	StoppedError,
 } from '../../nodes/FileTransferManager/transport/limiter';
 import { rejected } from './fixtures';
@@ -25,6 +24,15 @@ const newContext = (): ApiContext => ({}) as unknown as ApiContext;
 const settle = async (): Promise<void> => {
 	for (let i = 0; i < 5; i++) await Promise.resolve();
 };
+
+/** One stop signal per item, as the item loop gives them; `stopAfter(n)` aborts those after item n. */
+function itemStops(count: number): { signal: (item: number) => AbortSignal; stopAfter: (item: number) => void } {
+	const controllers = Array.from({ length: count }, () => new AbortController());
+	return {
+		signal: (item) => controllers[item].signal,
+		stopAfter: (item) => controllers.slice(item + 1).forEach((controller) => controller.abort()),
+	};
+}
 
 /** Tracks whether a promise has settled, and how. */
 function watch<T>(promise: Promise<T>): { state: () => 'pending' | 'resolved' | 'rejected'; promise: Promise<T> } {
@@ -212,30 +220,32 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		expect(limiterOf(ctx).active).toBe(1);
 	});
 
-	it('rejects with StoppedError, and frees its slot, a request whose item is stopped during the pause', async () => {
+	it('rejects with StoppedError, and frees its slot, a request whose stop signal aborts during the pause', async () => {
 		const ctx = newContext();
 		const limiter = limiterOf(ctx);
+		const items = itemStops(6);
 		notePause(limiter, 10_000);
-		const waiting = acquire(ctx, undefined, 5);
+		const waiting = acquire(ctx, undefined, items.signal(5));
 		await jest.advanceTimersByTimeAsync(10);
 		expect(limiter.active).toBe(1);
-		stopAfter(ctx, 2);
+		items.stopAfter(2);
 		const error = await rejected(waiting);
 		expect(error).toBeInstanceOf(StoppedError);
 		expect(limiter.active).toBe(0);
 	});
 });
 
-describe('limiter: stopping the items after a failed one', () => {
-	it('rejects the queued requests of later items with StoppedError and keeps the others queued', async () => {
+describe('limiter: requests whose stop signal aborts (the items after a failed one)', () => {
+	it('rejects the queued requests whose stop signal aborts with StoppedError and keeps the others queued', async () => {
 		const ctx = newContext();
 		setParallel(ctx, { mode: 'fixed', requests: 1 });
-		const limiter = await acquire(ctx, undefined, 0);
-		const item1 = watch(acquire(ctx, undefined, 1));
-		const item2 = watch(acquire(ctx, undefined, 2));
-		const item3 = watch(acquire(ctx, undefined, 3));
+		const items = itemStops(4);
+		const limiter = await acquire(ctx, undefined, items.signal(0));
+		const item1 = watch(acquire(ctx, undefined, items.signal(1)));
+		const item2 = watch(acquire(ctx, undefined, items.signal(2)));
+		const item3 = watch(acquire(ctx, undefined, items.signal(3)));
 		await settle();
-		stopAfter(ctx, 1);
+		items.stopAfter(1);
 		await settle();
 		expect(item2.state()).toBe('rejected');
 		expect(item3.state()).toBe('rejected');
@@ -249,24 +259,40 @@ describe('limiter: stopping the items after a failed one', () => {
 		expect(limiter.queue).toHaveLength(0);
 	});
 
-	it('refuses a later item at once, lets earlier items go on, and never moves the stop later', async () => {
+	it('refuses at once a request whose stop signal has aborted, and lets the others go on', async () => {
 		const ctx = newContext();
-		stopAfter(ctx, 4);
-		stopAfter(ctx, 7);
-		expect(itemStopped(ctx, 4)).toBe(false);
-		expect(itemStopped(ctx, 5)).toBe(true);
-		expect(await rejected(acquire(ctx, undefined, 6))).toBeInstanceOf(StoppedError);
-		await acquire(ctx, undefined, 3);
+		const items = itemStops(7);
+		items.stopAfter(4);
+		expect(items.signal(4).aborted).toBe(false);
+		expect(items.signal(5).aborted).toBe(true);
+		expect(await rejected(acquire(ctx, undefined, items.signal(6)))).toBeInstanceOf(StoppedError);
+		await acquire(ctx, undefined, items.signal(3));
 		await acquire(ctx);
 		expect(limiterOf(ctx).active).toBe(2);
+	});
+
+	it('a request handed a slot just before its stop signal aborts gives the slot back', async () => {
+		const ctx = newContext();
+		setParallel(ctx, { mode: 'fixed', requests: 1 });
+		const items = itemStops(2);
+		const limiter = await acquire(ctx, undefined, items.signal(0));
+		const next = watch(acquire(ctx, undefined, items.signal(1)));
+		await settle();
+		// The release hands item 1 the slot; it is stopped before it gets to send.
+		release(limiter);
+		items.stopAfter(0);
+		expect(await rejected(next.promise)).toBeInstanceOf(StoppedError);
+		expect(limiter.active).toBe(0);
+		expect(limiter.queue).toHaveLength(0);
 	});
 
 	it('leaks no slot: after every request is released or stopped, none is held and none waits', async () => {
 		const ctx = newContext();
 		setParallel(ctx, { mode: 'fixed', requests: 2 });
 		const limiter: Limiter = limiterOf(ctx);
-		const taken = await Promise.all([acquire(ctx, undefined, 0), acquire(ctx, undefined, 1)]);
-		const waiting = [2, 3, 4, 5].map((item) => acquire(ctx, undefined, item).then(
+		const items = itemStops(6);
+		const taken = await Promise.all([acquire(ctx, undefined, items.signal(0)), acquire(ctx, undefined, items.signal(1))]);
+		const waiting = [2, 3, 4, 5].map((item) => acquire(ctx, undefined, items.signal(item)).then(
 			(held) => {
 				release(held);
 				return 'sent';
@@ -274,7 +300,7 @@ describe('limiter: stopping the items after a failed one', () => {
 			(error: Error) => error.name,
 		));
 		await settle();
-		stopAfter(ctx, 3);
+		items.stopAfter(3);
 		for (const held of taken) release(held);
 		expect(await Promise.all(waiting)).toEqual(['sent', 'sent', 'StoppedError', 'StoppedError']);
 		expect(limiter.active).toBe(0);

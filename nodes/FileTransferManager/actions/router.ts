@@ -3,26 +3,19 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { operationError } from '../execution/operationError';
 import { isToolUse, withoutItemNumber } from '../execution/toolUse';
-import {
-	AUTO_DEFAULT_CAP,
-	forgetItem,
-	holdItemSlot,
-	itemStopped,
-	parallelFromNode,
-	setParallel,
-	StoppedError,
-	stopAfter,
-} from '../transport';
+import type { ItemContext } from '../execution/item';
+import { AUTO_DEFAULT_CAP, parallelFromNode, setParallel } from '../transport';
 import * as account from './account/Account.resource';
 import * as api from './api/Api.resource';
 import * as group from './group/Group.resource';
 import * as job from './job/Job.resource';
 import * as storage from './storage/Storage.resource';
 import * as user from './user/User.resource';
+import { runItems } from './itemRun';
 import type { FileTransferManagerMap, FileTransferManagerResource } from './node.type';
 
 type OperationModule = {
-	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+	execute: (this: IExecuteFunctions, item: ItemContext) => Promise<INodeExecutionData[]>;
 };
 
 /** Resource index modules, by resource value. Adding a resource means adding it here. */
@@ -91,10 +84,10 @@ function failureOf(ctx: IExecuteFunctions, error: unknown, itemIndex: number): N
 }
 
 /**
- * Runs the chosen operation once per input item, up to "Parallel Requests" items at once; owns
- * continueOnFail and paired items. The output is as with one item at a time: results in item order, and
- * without Continue On Fail the error of the first failing item, with no later item started after it
- * (later items already at work finish what they sent, and send nothing more).
+ * Runs the chosen operation once per input item, up to "Parallel Requests" items at once (the item loop,
+ * itemRun.ts); owns continueOnFail and paired items. The output is as with one item at a time: results in
+ * item order, and without Continue On Fail the error of the first failing item, with no later item started
+ * after it (later items already at work finish what they sent, and send nothing more).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -108,66 +101,27 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	setParallel(this, setting);
 	// Items at work at once: a fixed number, or with Auto its maximum (the request limit holds them back).
 	const parallel = setting.mode === 'auto' ? setting.max : setting.requests;
-	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
-	let firstFailure: { itemIndex: number; failure: NodeApiError | NodeOperationError } | undefined;
 
-	const runItem = async (itemIndex: number): Promise<void> => {
+	const results = await runItems(items.length, parallel, async (item) => {
 		try {
-			const output = await execute.call(this, itemIndex);
+			const output = await execute.call(this, item);
 			// The operations' own items: paired in place, not copied, all to one pairedItem object (as n8n's
 			// constructExecutionMetaData does): a Return All makes 100,000 of them.
-			const paired = { item: itemIndex };
+			const paired = { item: item.index };
 			for (const result of output) result.pairedItem = paired;
-			results[itemIndex] = output;
+			return output;
 		} catch (error) {
-			// An item stopped because an earlier one failed has no result: the node throws that failure.
-			if (error instanceof StoppedError || itemStopped(this, itemIndex)) return;
-			const failure = failureOf(this, error, itemIndex);
-			if (this.continueOnFail()) {
-				results[itemIndex] = [errorItem(this, failure, itemIndex)];
-				return;
-			}
-			if (!firstFailure || itemIndex < firstFailure.itemIndex) firstFailure = { itemIndex, failure };
-			stopAfter(this, itemIndex);
-		} finally {
-			forgetItem(this, itemIndex);
+			// A stopped item's failure is dropped by the loop: the node throws the earlier item's failure.
+			const failure = failureOf(this, error, item.index);
+			if (this.continueOnFail()) return [errorItem(this, failure, item.index)];
+			throw failure;
 		}
-	};
-
-	await new Promise<void>((done) => {
-		let next = 0;
-		let atWork = 0;
-		let unsettled = 0;
-		const finished = () => unsettled === 0 && (next >= items.length || firstFailure !== undefined);
-		const launch = () => {
-			while (atWork < parallel && next < items.length && firstFailure === undefined) {
-				const itemIndex = next++;
-				atWork++;
-				unsettled++;
-				let placed = true;
-				const free = () => {
-					if (!placed) return;
-					placed = false;
-					atWork--;
-					launch();
-				};
-				holdItemSlot(this, itemIndex, free);
-				void runItem(itemIndex).then(() => {
-					unsettled--;
-					free();
-					if (finished()) done();
-				});
-			}
-			if (finished()) done();
-		};
-		launch();
 	});
 
-	if (firstFailure) throw firstFailure.failure;
-	if (results.length === 1) return [results[0] ?? []];
+	if (results.length === 1) return [results[0]];
 	const output: INodeExecutionData[] = [];
 	for (const itemResults of results) {
-		if (itemResults) for (const result of itemResults) output.push(result);
+		for (const result of itemResults) output.push(result);
 	}
 	return [output];
 }

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { routes } from '../api/routes';
 import type { CreateBody, Job, JobCreateAttributes } from '../api/types';
+import type { ItemContext } from '../execution/item';
 import { operationError } from '../execution/operationError';
 import { perRun } from '../execution/perRun';
 import { apiRequestAllItems } from '../transport';
@@ -78,7 +79,7 @@ function jobDifferences(job: Job, sent: JobCreateAttributes): string[] {
 async function postJob(
 	ctx: IExecuteFunctions,
 	attributes: JobCreateAttributes,
-	itemIndex: number,
+	item: ItemContext,
 ): Promise<Omit<CreatedJob, 'reused'>> {
 	const body: CreateBody<'jobs', JobCreateAttributes> = { data: { type: 'jobs', attributes } };
 	const { record, recovered } = await createRecord<Job>(
@@ -93,7 +94,7 @@ async function postJob(
 			matches: (job) => jobDifferences(job, attributes).length === 0,
 			lookHint: 'Job → Get Many (filter by source and target storage)',
 		},
-		itemIndex,
+		item,
 	);
 	return { job: record, recovered };
 }
@@ -131,11 +132,12 @@ function takeTurn(ctx: IExecuteFunctions, name: string): Turn {
 }
 
 /** Every job of this name: all pages of `filter[name]`, with the name checked here (a service may ignore the filter). */
-async function jobsNamed(ctx: IExecuteFunctions, name: string, itemIndex: number): Promise<Job[]> {
+async function jobsNamed(ctx: IExecuteFunctions, name: string, item: ItemContext): Promise<Job[]> {
 	const route = routes.listJobs();
-	const check = recordChecker<Job>(ctx, 'jobs', { route, itemIndex });
+	const check = recordChecker<Job>(ctx, 'jobs', { route, itemIndex: item.index });
 	const listed = await apiRequestAllItems<unknown, Job>(ctx, route, { 'filter[name]': name }, {
-		itemIndex,
+		itemIndex: item.index,
+		stop: item.stop,
 		map: (record) => check(record),
 	});
 	return listed.filter((job) => job.attributes.name === name);
@@ -155,17 +157,18 @@ async function existingJobOfName(
 	attributes: JobCreateAttributes,
 	name: string,
 	mode: Exclude<IfNameExists, 'createAnother'>,
-	itemIndex: number,
+	item: ItemContext,
 ): Promise<Job | undefined> {
+	const itemIndex = item.index;
 	const guarded = guardedOf(ctx);
-	const listed = await jobsNamed(ctx, name, itemIndex);
+	const listed = await jobsNamed(ctx, name, item);
 	const ids = new Set(listed.map((job) => job.id));
 	// A service may list a job a moment after creating it: this execution's own count too.
 	const existing = [...listed, ...(guarded.created.get(name) ?? []).filter((job) => !ids.has(job.id))].sort(newestFirst);
-	const item = `[item ${itemIndex}]`;
+	const itemTag = `[item ${itemIndex}]`;
 	if (existing.length > 0 && mode === 'fail') {
 		const others = existing.length > 1 ? ` (and ${existing.length - 1} more: ${existing.slice(1).map((job) => job.id).join(', ')})` : '';
-		throw operationError(ctx.getNode(), `A job named "${name}" already exists: ${existing[0].id}${others} ${item}`, {
+		throw operationError(ctx.getNode(), `A job named "${name}" already exists: ${existing[0].id}${others} ${itemTag}`, {
 			itemIndex,
 			description: `No job was created, because "${IF_NAME_EXISTS_FIELD}" is "Fail". Look at it with Job → Get. To start another job anyway, give this item another name, or set "${IF_NAME_EXISTS_FIELD}" to "Create Another".`,
 		});
@@ -176,7 +179,7 @@ async function existingJobOfName(
 		const newest = existing[0];
 		throw operationError(
 			ctx.getNode(),
-			`A job named "${name}" exists with other settings: ${newest.id} differs in ${jobDifferences(newest, attributes).join(', ')} ${item}`,
+			`A job named "${name}" exists with other settings: ${newest.id} differs in ${jobDifferences(newest, attributes).join(', ')} ${itemTag}`,
 			{
 				itemIndex,
 				description: `No job was created and none is reused: a job of the same name with other settings is not this item's job (for example a dry run when this is a real job). Give each job a name of its own, e.g. from the input item.${existing.length > 1 ? ` Jobs of this name: ${existing.map((job) => job.id).join(', ')}.` : ''}`,
@@ -197,7 +200,7 @@ export async function createJob<T extends { attributes: JobCreateAttributes }>(
 	ctx: IExecuteFunctions,
 	mode: IfNameExists,
 	name: string | undefined,
-	itemIndex: number,
+	item: ItemContext,
 	prepare: () => Promise<T>,
 ): Promise<{ created: CreatedJob; prepared: T }> {
 	const turn = mode === 'createAnother' || name === undefined ? undefined : takeTurn(ctx, name);
@@ -207,11 +210,11 @@ export async function createJob<T extends { attributes: JobCreateAttributes }>(
 		const { attributes } = prepared;
 		const jobName = attributes.name;
 		if (mode === 'createAnother' || jobName === undefined) {
-			return { created: { ...(await postJob(ctx, attributes, itemIndex)), reused: false }, prepared };
+			return { created: { ...(await postJob(ctx, attributes, item)), reused: false }, prepared };
 		}
-		const existing = await existingJobOfName(ctx, attributes, jobName, mode, itemIndex);
+		const existing = await existingJobOfName(ctx, attributes, jobName, mode, item);
 		if (existing) return { created: { job: existing, recovered: false, reused: true }, prepared };
-		const created = await postJob(ctx, attributes, itemIndex);
+		const created = await postJob(ctx, attributes, item);
 		const guarded = guardedOf(ctx);
 		guarded.created.set(jobName, [...(guarded.created.get(jobName) ?? []), created.job]);
 		return { created: { ...created, reused: false }, prepared };

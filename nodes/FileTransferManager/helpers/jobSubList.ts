@@ -14,6 +14,7 @@ import { routes } from '../api/routes';
 import type { Job } from '../api/types';
 import type { ApiContext } from '../transport';
 import { CONFIGURATION_INVALID, declareFailure } from '../transport';
+import type { ItemContext } from '../execution/item';
 import { notFoundInToolUse } from '../execution/toolUse';
 import { requestResource } from './checkedRequests';
 
@@ -73,14 +74,14 @@ export async function subListFailure(
 	jobId: string,
 	kind: JobSubList,
 	route: Route,
-	itemIndex?: number,
+	item?: ItemContext,
 ): Promise<unknown> {
 	if (!(error instanceof NodeApiError) || !NOT_SERVED_HERE.includes(String(error.httpCode))) return error;
 	try {
-		await requestResource<Job>(ctx, routes.getJob(jobId), 'jobs', { itemIndex });
+		await requestResource<Job>(ctx, routes.getJob(jobId), 'jobs', { itemIndex: item?.index, stop: item?.stop });
 	} catch {
 		// No such job (the list's 404 was right), or it cannot be told: the list's own error stands.
 		return error;
 	}
-	return servedElsewhere(ctx, error, jobId, kind, route, itemIndex);
+	return servedElsewhere(ctx, error, jobId, kind, route, item?.index);
 }

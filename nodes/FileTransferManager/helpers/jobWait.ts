@@ -6,13 +6,12 @@ import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
 import {
 	DEFAULT_TRANSPORT,
-	freeItemSlot,
 	pause as sleepUnless,
 	retryDelayMs,
 	settingsFromNode,
 	StoppedError,
-	stopSignalOf,
 } from '../transport';
+import type { ItemContext } from '../execution/item';
 import { operationError } from '../execution/operationError';
 import { requestResource } from './checkedRequests';
 import { invalidInput, requireBoolean } from './validate';
@@ -133,8 +132,9 @@ export async function waitForJob(
 	ctx: IExecuteFunctions,
 	job: Job,
 	settings: WaitSettings,
-	itemIndex: number,
+	item: ItemContext,
 ): Promise<Job> {
+	const itemIndex = item.index;
 	const started = Date.now();
 	const deadline = started + settings.maxWait * 1000;
 	const transport = { ...DEFAULT_TRANSPORT, ...settingsFromNode(ctx, itemIndex) };
@@ -144,8 +144,8 @@ export async function waitForJob(
 	let checks = 0;
 	let lastFailure: Error | undefined;
 	// From here on this item only waits: the next item may start its job meanwhile.
-	freeItemSlot(ctx, itemIndex);
-	const stopped = stopSignalOf(ctx, itemIndex);
+	item.releaseSlot();
+	const stopped = item.stop;
 	for (;;) {
 		if (stopped.aborted) throw new StoppedError();
 		if (WAIT_END_STATUSES.includes(current.attributes.status)) break;
@@ -180,6 +180,7 @@ export async function waitForJob(
 		try {
 			current = await requestResource<Job>(ctx, route, 'jobs', {
 				itemIndex,
+				stop: stopped,
 				// A pause another request's Retry-After set is kept only up to the deadline.
 				waitUntil: deadline,
 				// Retries are this loop's own, so that none of them runs past the deadline.

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { Route } from '../api/routes';
 import type { AnyResource, ResourceType } from '../api/types';
 import { RESOURCE_TYPES } from '../api/types';
+import type { ItemContext } from '../execution/item';
 import { apiRequestAllItems } from '../transport';
 import { flatten } from './output';
 import { filterChecker, orderChecker } from './listChecks';
@@ -27,12 +28,13 @@ function collectionOf(route: Route): ResourceType {
  */
 export async function getManyRecords<T extends AnyResource>(
 	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: ItemContext,
 	route: Route,
 	filterQs: IDataObject,
 	sortFields: ReadonlyArray<{ value: string }>,
 	toJson: (record: T) => IDataObject = flatten,
 ): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const limit = readLimit(ctx, itemIndex);
 	const sort = sortParameter(
 		ctx,
@@ -47,6 +49,7 @@ export async function getManyRecords<T extends AnyResource>(
 	return await apiRequestAllItems<unknown, INodeExecutionData>(ctx, route, qs, {
 		limit,
 		itemIndex,
+		stop: item.stop,
 		map: (record) => {
 			const checked = check(record);
 			filtered(checked);
@@ -75,7 +78,7 @@ export function plainGetMany<T extends AnyResource>(
 ): {
 	description: INodeProperties[];
 	FILTERS: FilterSpec[];
-	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+	execute: (this: IExecuteFunctions, item: ItemContext) => Promise<INodeExecutionData[]>;
 } {
 	const FILTERS = filterSpecsOf(spec.filters);
 	return {
@@ -85,9 +88,9 @@ export function plainGetMany<T extends AnyResource>(
 			sortCollection(spec.sortFields, spec.defaultSort),
 		]),
 		FILTERS,
-		async execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-			const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
-			return await getManyRecords<T>(this, itemIndex, spec.route(), qs, spec.sortFields);
+		async execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+			const qs = filterQuery(this, item.index, this.getNodeParameter('filters', item.index, {}), FILTERS);
+			return await getManyRecords<T>(this, item, spec.route(), qs, spec.sortFields);
 		},
 	};
 }

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { Route } from '../api/routes';
 import type { ResourceType, Timestamps } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
+import type { ItemContext } from '../execution/item';
 import { operationError } from '../execution/operationError';
 import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
 import { checkDocument } from './shape';
@@ -73,11 +74,12 @@ async function listCandidates<T extends Created>(
 	ctx: IExecuteFunctions,
 	spec: RecordCreate<T>,
 	limit: number,
-	itemIndex: number,
+	item: ItemContext,
 ): Promise<T[]> {
 	const page = await requestPage<T>(ctx, spec.listRoute, spec.type, {
 		qs: { ...spec.candidateFilters, sort: '-createdAt', 'page[limit]': limit },
-		itemIndex,
+		itemIndex: item.index,
+		stop: item.stop,
 	});
 	return page.data;
 }
@@ -93,8 +95,9 @@ async function recover<T extends Created>(
 	spec: RecordCreate<T>,
 	before: Snapshot,
 	cause: NodeApiError,
-	itemIndex: number,
+	item: ItemContext,
 ): Promise<T> {
+	const itemIndex = item.index;
 	const { noun, lookHint } = spec;
 	const creates = createsOf(ctx);
 	await othersSettled(creates);
@@ -107,7 +110,7 @@ async function recover<T extends Created>(
 		await sleep(Math.min(pause, window - waited));
 		let records: T[];
 		try {
-			records = await listCandidates(ctx, spec, PAGE_LIMIT_MAX, itemIndex);
+			records = await listCandidates(ctx, spec, PAGE_LIMIT_MAX, item);
 		} catch (error) {
 			throw operationError(
 				ctx.getNode(),
@@ -156,22 +159,23 @@ async function recover<T extends Created>(
 export async function createRecord<T extends Created>(
 	ctx: IExecuteFunctions,
 	spec: RecordCreate<T>,
-	itemIndex: number,
+	item: ItemContext,
 ): Promise<CreatedRecord<T>> {
-	const known = await listCandidates(ctx, spec, SNAPSHOT_SIZE, itemIndex);
+	const itemIndex = item.index;
+	const known = await listCandidates(ctx, spec, SNAPSHOT_SIZE, item);
 	const before: Snapshot = { newest: known[0]?.attributes.createdAt, ids: new Set(known.map((r) => r.id)) };
 	let document: unknown;
 	const creates = createsOf(ctx);
 	creates.inFlight += 1;
 	try {
-		document = await apiRequest<unknown>(ctx, spec.createRoute, { body: spec.body, itemIndex });
+		document = await apiRequest<unknown>(ctx, spec.createRoute, { body: spec.body, itemIndex, stop: item.stop });
 		const id = (document as { data?: { id?: unknown } } | null)?.data?.id;
 		if (typeof id === 'string') creates.claimed.add(id);
 		createSettled(creates);
 	} catch (error) {
 		createSettled(creates);
 		if (error instanceof AmbiguousRequestError) {
-			return { record: await recover(ctx, spec, before, error, itemIndex), recovered: true };
+			return { record: await recover(ctx, spec, before, error, item), recovered: true };
 		}
 		// Any other failure is already a NodeApiError from the transport: passed on unchanged.
 		throw error instanceof NodeApiError || error instanceof NodeOperationError

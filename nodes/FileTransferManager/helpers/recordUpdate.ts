@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import type { Route } from '../api/routes';
 import type { AnyResource, ResourceType, UpdateBody } from '../api/types';
+import type { ItemContext } from '../execution/item';
 import { requestResource } from './checkedRequests';
 import { asItems, flatten } from './output';
 import { invalidInput } from './validate';
@@ -30,14 +31,14 @@ function fieldsToAdd(collection: INodeProperties): string {
 /** Refuses an update without fields (nothing is sent), else sends the PATCH and outputs the updated record. */
 export async function updateRecord<T extends ResourceType, A extends object>(
 	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: ItemContext,
 	update: RecordUpdate<T, A>,
 ): Promise<INodeExecutionData[]> {
 	const { type, id, route, attributes } = update;
 	if (Object.keys(attributes).length === 0) {
 		throw invalidInput(
 			ctx,
-			itemIndex,
+			item.index,
 			'"Update Fields"',
 			`is empty: add ${fieldsToAdd(update.updateFields)}`,
 			'An update needs at least one field; nothing was sent.',
@@ -47,7 +48,8 @@ export async function updateRecord<T extends ResourceType, A extends object>(
 	// The PATCH sets absolute values, so repeating it after an ambiguous failure is harmless.
 	const record = await requestResource<AnyResource>(ctx, route, type, {
 		body: body as unknown as IDataObject,
-		itemIndex,
+		itemIndex: item.index,
+		stop: item.stop,
 		idempotent: true,
 	});
 	return asItems([flatten(record)]);

@@ -6,7 +6,9 @@
  *   a DELETE already done);
  * - settings.ts: the Request Options and their defaults;
  * - retry.ts: when and how long to wait before a repeat, and the pause that a stop ends;
- * - limiter.ts: how many requests are in flight at once, and the pause a Retry-After sets for all;
+ * - limiter.ts: how many requests are in flight at once, the pause a Retry-After sets for all, and the
+ *   dropping of a request whose stop signal aborted before it was sent (what stops an item is decided in
+ *   actions/itemRun.ts, above the transport);
  * - adaptive.ts: that number under Parallel Requests "Auto", learnt from the answers;
  * - body.ts: reading an answer within its size and time limits;
  * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
@@ -23,7 +25,7 @@
 export type { ApiContext } from './settings';
 export { AUTO_DEFAULT_CAP } from './adaptive';
 export { DEFAULT_PARALLEL, DEFAULT_TRANSPORT, MAX_PARALLEL, parallelFromNode, settingsFromNode } from './settings';
-export { forgetItem, freeItemSlot, holdItemSlot, itemStopped, StoppedError, setParallel, stopAfter, stopSignalOf } from './limiter';
+export { StoppedError, setParallel } from './limiter';
 export { pause, retryAfterSeconds, retryDelayMs } from './retry';
 export { AmbiguousRequestError, EgressBlockedError } from './errors';
 export { CONFIGURATION_INVALID, declareFailure } from './failureCause';

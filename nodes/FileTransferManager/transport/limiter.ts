@@ -2,7 +2,8 @@
  * One limiter per node context (one execution of the node, one poll): how many requests are in flight
  * at once, and a shared "paused until" that a 429 or 503 with Retry-After sets for every request of the
  * node, not just the one that got it. The retry budget stays per request (request.ts); waiting here is
- * not an attempt.
+ * not an attempt. A request whose stop signal aborts before it is sent leaves the line: the limiter knows
+ * nothing of the items that the signals stand for.
  */
 import type { AdaptiveLimit, Sample } from './adaptive';
 import { newAdaptiveLimit, noteAnswer } from './adaptive';
@@ -11,6 +12,10 @@ import { DEFAULT_PARALLEL } from './settings';
 import { pause } from './retry';
 import { perRun } from '../execution/perRun';
 
+/**
+ * A request that was never sent because its caller's stop signal aborted first (in the action node: an
+ * earlier item failed). Its caller has no result and is not a failure of its own.
+ */
 export class StoppedError extends Error {
 	constructor() {
 		super('The node stopped before this request was sent');
@@ -27,7 +32,7 @@ export interface Limiter {
 	busyMeter: { at: number; mark?: EventLoopUtilization; busy: number };
 	active: number;
 	/** Requests waiting for a slot, first come first served. */
-	queue: Array<{ itemIndex?: number; resume: () => void }>;
+	queue: Array<{ resume: () => void }>;
 	/** Local time before which no request is sent (Retry-After of a 429 or 503). */
 	pausedUntil: number;
 	/**
@@ -45,15 +50,6 @@ export interface Limiter {
 	/** Sends that succeeded since the latest pause ended, and in the window before it. */
 	acceptedSincePause: number;
 	acceptedBefore?: number;
-	/**
-	 * Items after this one are stopped: an item failed and the node does not continue on fail, so (as one
-	 * at a time) no later item may send anything more. Items before it go on.
-	 */
-	stopAfter: number;
-	/** Signals of items that wait (Wait for Completion), aborted when they are stopped. */
-	itemStops: Map<number, AbortController>;
-	/** How an item that waits gives its place among the items at work to the next one (the router's). */
-	itemSlots: Map<number, () => void>;
 }
 
 export const limiterOf = perRun<ApiContext, Limiter>(() => ({
@@ -66,9 +62,6 @@ export const limiterOf = perRun<ApiContext, Limiter>(() => ({
 	windowSent: 0,
 	windowRefused: false,
 	acceptedSincePause: 0,
-	stopAfter: Infinity,
-	itemStops: new Map(),
-	itemSlots: new Map(),
 	busyMeter: { at: 0, busy: 0 },
 }));
 
@@ -119,71 +112,6 @@ export function noteLoad(limiter: Limiter, sample: Sample): void {
 	if (grew) wake(limiter);
 }
 
-function isStopped(limiter: Limiter, itemIndex: number | undefined): boolean {
-	return itemIndex !== undefined && itemIndex > limiter.stopAfter;
-}
-
-/** Whether the item was stopped because an earlier item failed. */
-export function itemStopped(ctx: ApiContext, itemIndex: number): boolean {
-	return isStopped(limiterOf(ctx), itemIndex);
-}
-
-/** The signal an item's waits end on when the item is stopped because an earlier item failed. */
-export function stopSignalOf(ctx: ApiContext, itemIndex: number): AbortSignal {
-	const limiter = limiterOf(ctx);
-	let controller = limiter.itemStops.get(itemIndex);
-	if (!controller) {
-		controller = new AbortController();
-		if (isStopped(limiter, itemIndex)) controller.abort(new StoppedError());
-		limiter.itemStops.set(itemIndex, controller);
-	}
-	return controller.signal;
-}
-
-/** Forgets an item's stop signal and place once the item is done. */
-export function forgetItem(ctx: ApiContext, itemIndex: number): void {
-	const limiter = limiterOf(ctx);
-	limiter.itemStops.delete(itemIndex);
-	limiter.itemSlots.delete(itemIndex);
-}
-
-/** The router: `free` gives the item's place among the items at work to the next item. */
-export function holdItemSlot(ctx: ApiContext, itemIndex: number, free: () => void): void {
-	limiterOf(ctx).itemSlots.set(itemIndex, free);
-}
-
-/**
- * An item that only waits now (Wait for Completion) gives its place to the next item, so that every
- * item's job is started before the waits, and the waits overlap. Its status requests still go through
- * the request limit.
- */
-export function freeItemSlot(ctx: ApiContext, itemIndex: number): void {
-	const limiter = limiterOf(ctx);
-	const free = limiter.itemSlots.get(itemIndex);
-	if (!free) return;
-	limiter.itemSlots.delete(itemIndex);
-	free();
-}
-
-/**
- * Stops every item after `itemIndex`: what they have not sent yet is never sent (queued requests fail
- * with StoppedError, waits end). Requests already sent are answered as usual.
- */
-export function stopAfter(ctx: ApiContext, itemIndex: number): void {
-	const limiter = limiterOf(ctx);
-	if (itemIndex >= limiter.stopAfter) return;
-	limiter.stopAfter = itemIndex;
-	for (const [index, controller] of limiter.itemStops) {
-		if (index > itemIndex) controller.abort(new StoppedError());
-	}
-	const keep: Limiter['queue'] = [];
-	for (const waiter of limiter.queue) {
-		if (isStopped(limiter, waiter.itemIndex)) waiter.resume();
-		else keep.push(waiter);
-	}
-	limiter.queue = keep;
-}
-
 function wake(limiter: Limiter): void {
 	while (limiter.active < limiter.limit && limiter.queue.length > 0) {
 		limiter.active++;
@@ -198,38 +126,56 @@ export function release(limiter: Limiter): void {
 }
 
 /**
+ * Waits in line for a slot: true once it holds one, false when `stop` aborted first (it leaves the line
+ * without a slot, so that a stopped request never holds back the ones behind it).
+ */
+async function queueFor(limiter: Limiter, stop: AbortSignal | undefined): Promise<boolean> {
+	return await new Promise<boolean>((settle) => {
+		const onStop = () => {
+			const at = limiter.queue.indexOf(waiter);
+			if (at >= 0) limiter.queue.splice(at, 1);
+			settle(false);
+		};
+		const waiter = {
+			resume: () => {
+				stop?.removeEventListener('abort', onStop);
+				settle(true);
+			},
+		};
+		limiter.queue.push(waiter);
+		stop?.addEventListener('abort', onStop, { once: true });
+	});
+}
+
+/**
  * Waits for a slot, then for the shared pause (and the learnt window budget) to allow a send, at most until
- * `waitUntil` (local time, ms). Rejects
- * with StoppedError when the node stopped, or with the cancel reason when the execution was stopped.
- * On success the caller holds a slot and must `release` it.
+ * `waitUntil` (local time, ms). Rejects with StoppedError when `stop` aborted before the send (the caller
+ * has nothing more to send: what it queued is dropped), or with the cancel reason when the execution was
+ * stopped. On success the caller holds a slot and must `release` it.
  */
 export async function acquire(
 	ctx: ApiContext,
 	cancel?: AbortSignal,
-	itemIndex?: number,
+	stop?: AbortSignal,
 	waitUntil = Infinity,
 ): Promise<Limiter> {
 	const limiter = limiterOf(ctx);
 	// A stopped execution is not refused here: the attempt itself fails as canceled.
-	const stopped = () => isStopped(limiter, itemIndex);
-	if (stopped()) throw new StoppedError();
+	if (stop?.aborted) throw new StoppedError();
 	if (limiter.active < limiter.limit && limiter.queue.length === 0) {
 		limiter.active++;
-	} else {
-		await new Promise<void>((resume) => limiter.queue.push({ itemIndex, resume }));
-		// Woken without a slot when stopped.
-		if (stopped()) throw new StoppedError();
+	} else if (!(await queueFor(limiter, stop))) {
+		throw new StoppedError();
 	}
-	const stopSignal = itemIndex === undefined ? undefined : stopSignalOf(ctx, itemIndex);
 	let granted = false;
 	try {
 		for (;;) {
-			if (stopped()) throw new StoppedError();
+			if (stop?.aborted) throw new StoppedError();
 			if (cancel?.aborted) break;
 			const now = Date.now();
 			if (now >= waitUntil) break;
 			if (now < limiter.pausedUntil) {
-				await pause(Math.min(limiter.pausedUntil, waitUntil) - now, anyOf(stopSignal, cancel));
+				await pause(Math.min(limiter.pausedUntil, waitUntil) - now, anyOf(stop, cancel));
 				continue;
 			}
 			if (limiter.budget !== undefined && limiter.windowMs > 0) {
@@ -242,7 +188,7 @@ export async function acquire(
 					limiter.windowRefused = false;
 				}
 				if (limiter.windowSent >= limiter.budget) {
-					await pause(Math.min(limiter.windowStart + limiter.windowMs, waitUntil) - now, anyOf(stopSignal, cancel));
+					await pause(Math.min(limiter.windowStart + limiter.windowMs, waitUntil) - now, anyOf(stop, cancel));
 					continue;
 				}
 				limiter.windowSent++;

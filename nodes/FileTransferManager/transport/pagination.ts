@@ -17,6 +17,8 @@ export interface PageOptions<T = unknown, U = T> {
 	/** Stop once this many records are collected; undefined for all. */
 	limit?: number;
 	itemIndex?: number;
+	/** The requests' stop signal (RequestParams.stop): a page not asked for yet is never asked for. */
+	stop?: AbortSignal;
 	settings?: Partial<TransportSettings>;
 	/** Turns each record into what is kept, page by page, so that the raw pages need not all stay in memory. */
 	map?: (record: T) => U;
@@ -103,6 +105,7 @@ export async function apiRequestAllItems<T, U = T>(
 		const page = await apiRequest<ListDocument<T>>(ctx, route, {
 			...pageRequest(qs, requested, next),
 			itemIndex: options.itemIndex,
+			stop: options.stop,
 			settings: options.settings,
 		});
 		if (!Array.isArray(page?.data)) {

@@ -34,6 +34,12 @@ export interface RequestParams {
 	/** Item the request is made for; named in errors. */
 	itemIndex?: number;
 	/**
+	 * Aborted when the caller wants nothing more sent (beside the execution's cancel signal, which also
+	 * ends what is in flight): a request not sent yet is dropped, and rejects with StoppedError. A request
+	 * already sent is answered as usual.
+	 */
+	stop?: AbortSignal;
+	/**
 	 * Whether repeating the request after an ambiguous failure (500, 502, 504, dropped connection,
 	 * timeout, an answer that is not JSON) is harmless. GET and DELETE always are; PATCH with absolute
 	 * values is when the caller says so. POST never is.
@@ -214,7 +220,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 	const cancel = cancelSignalOf(ctx);
 	for (let attempt = 0; ; attempt++) {
 		// Every attempt waits for a slot and for a pause another request's Retry-After set.
-		const limiter = await acquire(ctx, cancel, params.itemIndex, params.waitUntil);
+		const limiter = await acquire(ctx, cancel, params.stop, params.waitUntil);
 		const sentAt = Date.now();
 		const inFlight = limiter.active;
 		let outcome: Attempt;

@@ -7,6 +7,7 @@ import { accountLocator } from '../../descriptions/common.descriptions';
 import { flatten, asItems } from '../../helpers/output';
 import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [accountLocator({ description: 'The account to get' })];
 
@@ -15,8 +16,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
-	const record = await requestResource<Account>(this, routes.getAccount(accountId), 'accounts', { itemIndex });
+	const record = await requestResource<Account>(this, routes.getAccount(accountId), 'accounts', { itemIndex, stop: item.stop });
 	return asItems([flatten(record)]);
 }

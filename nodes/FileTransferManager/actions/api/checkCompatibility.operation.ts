@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import type { ItemContext } from '../../execution/item';
 import { EgressBlockedError } from '../../transport';
 import type { Outcome } from './compatibility';
 import { CHECKS, Probe, cannotTell, errorText, rootAnswer } from './compatibility';
@@ -24,8 +25,8 @@ export const description = updateDisplayOptions(
 export type { CheckResult } from './compatibility';
 export { CHECKS } from './compatibility';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const probe = new Probe(this, itemIndex);
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const probe = new Probe(this, item);
 	// A credential whose Base URL is unusable is an input error (nothing was sent), not a finding.
 	const first = await rootAnswer(probe);
 	if (!first.ok && first.error instanceof NodeOperationError && /Base URL/.test(first.error.message)) throw first.error;

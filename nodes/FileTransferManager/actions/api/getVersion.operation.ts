@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { VersionDocument } from '../../api/types';
 import { apiRequest } from '../../transport';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [];
 
@@ -12,8 +13,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const document = await apiRequest<Partial<VersionDocument>>(this, routes.apiVersion(), { itemIndex });
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const document = await apiRequest<Partial<VersionDocument>>(this, routes.apiVersion(), { itemIndex: item.index, stop: item.stop });
 	// `root` is the document as the service sent it, for deployments that report their version elsewhere.
 	return [
 		{

@@ -7,6 +7,7 @@ import { accountLocator } from '../../descriptions/common.descriptions';
 import { CREATE_OUTPUT_KEYS, flatten, asItems } from '../../helpers/output';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength, requireNonEmpty } from '../../helpers/validate';
 import { createRecord } from '../../helpers/recordCreate';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	accountLocator({ description: 'The account the new group belongs to' }),
@@ -26,7 +27,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
 	const name = requireMaxLength(
 		this,
@@ -52,7 +54,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			matches: (group) => group.attributes.name === name && group.attributes.accountId === accountId,
 			lookHint: 'Group → Get Many (filter by account and name)',
 		},
-		itemIndex,
+		item,
 	);
 	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
 	if (recovered) json.recoveredAfterAmbiguousError = true;

@@ -5,6 +5,7 @@ import { routes } from '../../api/routes';
 import { groupLocator } from '../../descriptions/common.descriptions';
 import { requireLocatorId } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	groupLocator({
@@ -17,8 +18,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
-	await apiRequest(this, routes.deleteGroup(groupId), { itemIndex });
+	await apiRequest(this, routes.deleteGroup(groupId), { itemIndex, stop: item.stop });
 	return [{ json: { id: groupId, deleted: true } }];
 }

@@ -7,6 +7,7 @@ import { groupLocator } from '../../descriptions/common.descriptions';
 import { flatten, asItems } from '../../helpers/output';
 import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [groupLocator({ description: 'The group to get' })];
 
@@ -15,8 +16,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
-	const record = await requestResource<Group>(this, routes.getGroup(groupId), 'groups', { itemIndex });
+	const record = await requestResource<Group>(this, routes.getGroup(groupId), 'groups', { itemIndex, stop: item.stop });
 	return asItems([flatten(record)]);
 }

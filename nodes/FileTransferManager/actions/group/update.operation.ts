@@ -6,6 +6,7 @@ import type { GroupAttributes } from '../../api/types';
 import { groupLocator } from '../../descriptions/common.descriptions';
 import { updateRecord } from '../../helpers/recordUpdate';
 import { requireLocatorId, requireNonEmpty } from '../../helpers/validate';
+import type { ItemContext } from '../../execution/item';
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',
@@ -33,12 +34,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const attributes: Partial<Pick<GroupAttributes, 'name'>> = {};
 	if (fields.name !== undefined) attributes.name = requireNonEmpty(this, itemIndex, 'Name', fields.name);
-	return await updateRecord(this, itemIndex, {
+	return await updateRecord(this, item, {
 		type: 'groups',
 		id: groupId,
 		route: routes.updateGroup(groupId),

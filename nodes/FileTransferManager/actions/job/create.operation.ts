@@ -17,6 +17,7 @@ import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../he
 import { describeValue, malformedAnswer } from '../../helpers/shape';
 import { requestResource } from '../../helpers/checkedRequests';
 import { invalidInput } from '../../helpers/validate';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	{
@@ -267,7 +268,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const draft = jobAttributesFromParameters(this, itemIndex);
 	const ifNameExists = readIfNameExists(
 		this,
@@ -279,10 +281,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const shape = readJobShape(this, itemIndex);
 
-	const { created } = await createJob(this, ifNameExists, draft.name, itemIndex, async () => {
+	const { created } = await createJob(this, ifNameExists, draft.name, item, async () => {
 		// The API wants the source storage's type in the job; it is only known from the storage itself.
 		const route = routes.getStorage(draft.source.id);
-		const storage = await requestResource<Storage>(this, route, 'storages', { itemIndex });
+		const storage = await requestResource<Storage>(this, route, 'storages', { itemIndex, stop: item.stop });
 		const sourceType = storage.attributes.type;
 		if (typeof sourceType !== 'string') {
 			throw malformedAnswer(this, `a storage without a type: "data.attributes.type" is ${describeValue(sourceType)}`, route, itemIndex);
@@ -300,7 +302,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		return { attributes };
 	});
 
-	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
+	const job = wait ? await waitForJob(this, created.job, wait, item) : created.job;
 	const json = jobItemJson(job, shape);
 	markCreated(json, created);
 	return [{ json }];

@@ -7,6 +7,7 @@ import { jobLocator } from '../../descriptions/common.descriptions';
 import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
 import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({ description: 'The job to get' }),
@@ -19,9 +20,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
 	const shape = readJobShape(this, itemIndex);
-	const record = await requestResource<Job>(this, routes.getJob(jobId), 'jobs', { itemIndex });
+	const record = await requestResource<Job>(this, routes.getJob(jobId), 'jobs', { itemIndex, stop: item.stop });
 	return [{ json: jobItemJson(record, shape) }];
 }

@@ -17,6 +17,7 @@ import { JOB_FILTER_API } from '../../helpers/jobFilters';
 import { filterQuery, filterSpecsOf } from '../../helpers/filters';
 import { sortCollection } from '../../helpers/sort';
 import { getManyRecords } from '../../helpers/list';
+import type { ItemContext } from '../../execution/item';
 
 /** Fields jobs can be sorted on, with their UI names; `stats.*` sorts on the job's statistics. */
 export const JOB_SORT_FIELDS = [
@@ -100,10 +101,11 @@ export const description = updateDisplayOptions(
 /** The specs of the Filters collection: each filter is declared once, above. */
 export const FILTERS = filterSpecsOf(filters, JOB_FILTER_API);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
 	const shape = readJobShape(this, itemIndex);
-	return await getManyRecords<Job>(this, itemIndex, routes.listJobs(), qs, JOB_SORT_FIELDS, (job) =>
+	return await getManyRecords<Job>(this, item, routes.listJobs(), qs, JOB_SORT_FIELDS, (job) =>
 		jobItemJson(job, shape),
 	);
 }

@@ -9,6 +9,7 @@ import { transferJson } from '../../helpers/jobOutput';
 import { subListFailure } from '../../helpers/jobSubList';
 import { recordChecker } from '../../helpers/shape';
 import { apiRequestAllItems } from '../../transport';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({ description: 'The job whose per-file transfer records to list' }),
@@ -20,7 +21,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
 	const limit = readLimit(this, itemIndex);
 	const route = routes.listJobTransfers(jobId);
@@ -29,10 +31,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
 			limit,
 			itemIndex,
+			stop: item.stop,
 			map: (record) => ({ json: transferJson(jobId, check(record)) }),
 		});
 	} catch (error) {
 		// A 404 or 405 for a job that exists: the deployment serves its transfers at another route.
-		throw await subListFailure(this, error, jobId, 'transfers', route, itemIndex);
+		throw await subListFailure(this, error, jobId, 'transfers', route, item);
 	}
 }

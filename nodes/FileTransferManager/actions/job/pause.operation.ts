@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { jobLocator } from '../../descriptions/common.descriptions';
 import { jobToolOutputProperties, statusJobJson } from '../../helpers/jobOutput';
 import { setJobStatus } from '../../helpers/jobStatus';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({
@@ -17,6 +18,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	return [{ json: statusJobJson(this, await setJobStatus(this, itemIndex, 'paused'), itemIndex) }];
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	return [{ json: statusJobJson(this, await setJobStatus(this, item, 'paused'), item.index) }];
 }

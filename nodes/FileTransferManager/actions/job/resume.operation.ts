@@ -5,6 +5,7 @@ import { jobLocator } from '../../descriptions/common.descriptions';
 import { jobToolOutputProperties, statusJobJson } from '../../helpers/jobOutput';
 import { setJobStatus } from '../../helpers/jobStatus';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({
@@ -20,9 +21,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const wait = waitSettingsFromParameters(this, itemIndex);
-	const resumed = await setJobStatus(this, itemIndex, 'running');
-	const job = wait ? await waitForJob(this, resumed, wait, itemIndex) : resumed;
+	const resumed = await setJobStatus(this, item, 'running');
+	const job = wait ? await waitForJob(this, resumed, wait, item) : resumed;
 	return [{ json: statusJobJson(this, job, itemIndex) }];
 }

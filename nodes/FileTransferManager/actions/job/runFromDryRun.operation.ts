@@ -14,6 +14,7 @@ import { isToolShape, jobItemJson, readJobShape, simplifyJobProperty, jobToolOut
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer } from '../../helpers/shape';
 import { requestResource } from '../../helpers/checkedRequests';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({
@@ -96,7 +97,8 @@ export function attributesFromDryRun(dryRun: Job, name: string | undefined): Job
 	return attributes;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const dryRunId = requireLocatorId(this, itemIndex, 'jobId', 'Dry-Run Job', 'dryRun');
 	const nameParameter = this.getNodeParameter('name', itemIndex, '');
 	const name =
@@ -112,8 +114,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const shape = readJobShape(this, itemIndex);
 	const maximum = readCostMaximum(this, itemIndex);
 
-	const { created, prepared } = await createJob(this, ifNameExists, name, itemIndex, async () => {
-		const dryRun = await finishedDryRun(this, dryRunId, itemIndex);
+	const { created, prepared } = await createJob(this, ifNameExists, name, item, async () => {
+		const dryRun = await finishedDryRun(this, dryRunId, item);
 		// Before any request that could start the real job (the name lookup of If a Job With This Name Exists too).
 		if (maximum) checkCostMaximum(this, dryRun, maximum, itemIndex);
 		const attributes: JobCreateAttributes = { ...attributesFromDryRun(dryRun, name), ...additional };
@@ -121,7 +123,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	});
 	const { dryRun } = prepared;
 
-	const job = wait ? await waitForJob(this, created.job, wait, itemIndex) : created.job;
+	const job = wait ? await waitForJob(this, created.job, wait, item) : created.job;
 	const dryRunCost = dryRun.attributes.stats?.estimatedCost ?? null;
 	const json = jobItemJson(
 		job,
@@ -135,9 +137,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 /** The dry-run job, checked to be a finished dry run with a source and a target. */
-async function finishedDryRun(ctx: IExecuteFunctions, dryRunId: string, itemIndex: number): Promise<Job> {
+async function finishedDryRun(ctx: IExecuteFunctions, dryRunId: string, item: ItemContext): Promise<Job> {
+	const itemIndex = item.index;
 	const route = routes.getJob(dryRunId);
-	const dryRun = await requestResource<Job>(ctx, route, 'jobs', { itemIndex });
+	const dryRun = await requestResource<Job>(ctx, route, 'jobs', { itemIndex, stop: item.stop });
 	// Its source and target are copied into the new job.
 	for (const end of ['source', 'target'] as const) {
 		const value: unknown = dryRun.attributes[end];

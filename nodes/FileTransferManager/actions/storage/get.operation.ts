@@ -7,6 +7,7 @@ import { storageLocator } from '../../descriptions/common.descriptions';
 import { flatten, asItems } from '../../helpers/output';
 import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	storageLocator('storageId', 'Storage', { description: 'The storage to get, with its capacity' }),
@@ -17,8 +18,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const storageId = requireLocatorId(this, itemIndex, 'storageId', 'Storage');
-	const record = await requestResource<Storage>(this, routes.getStorage(storageId), 'storages', { itemIndex });
+	const record = await requestResource<Storage>(this, routes.getStorage(storageId), 'storages', { itemIndex, stop: item.stop });
 	return asItems([flatten(record)]);
 }

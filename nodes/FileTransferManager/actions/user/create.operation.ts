@@ -15,6 +15,7 @@ import {
 	requireTimeZone,
 } from '../../helpers/validate';
 import { createRecord } from '../../helpers/recordCreate';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [
 	{
@@ -75,7 +76,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
 	const email = requireMaxLength(
 		this,
@@ -111,7 +113,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				user.attributes.accountId === accountId,
 			lookHint: 'User → Get Many (filter by account and e-mail)',
 		},
-		itemIndex,
+		item,
 	);
 	const json = flatten(record, {}, CREATE_OUTPUT_KEYS);
 	if (recovered) json.recoveredAfterAmbiguousError = true;

@@ -5,6 +5,7 @@ import { routes } from '../../api/routes';
 import { userLocator } from '../../descriptions/common.descriptions';
 import { requireLocatorId } from '../../helpers/validate';
 import { apiRequest } from '../../transport';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [userLocator({ description: 'The user to delete' })];
 
@@ -13,8 +14,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
-	await apiRequest(this, routes.deleteUser(userId), { itemIndex });
+	await apiRequest(this, routes.deleteUser(userId), { itemIndex, stop: item.stop });
 	return [{ json: { id: userId, deleted: true } }];
 }

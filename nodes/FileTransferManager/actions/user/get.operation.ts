@@ -7,6 +7,7 @@ import { userLocator } from '../../descriptions/common.descriptions';
 import { flatten, asItems } from '../../helpers/output';
 import { requestResource } from '../../helpers/checkedRequests';
 import { requireLocatorId } from '../../helpers/validate';
+import type { ItemContext } from '../../execution/item';
 
 const properties: INodeProperties[] = [userLocator({ description: 'The user to get' })];
 
@@ -15,8 +16,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
-	const record = await requestResource<User>(this, routes.getUser(userId), 'users', { itemIndex });
+	const record = await requestResource<User>(this, routes.getUser(userId), 'users', { itemIndex, stop: item.stop });
 	return asItems([flatten(record)]);
 }

@@ -8,6 +8,7 @@ import { filterQuery, filterSpecsOf } from '../../helpers/filters';
 import { requireEmail } from '../../helpers/validate';
 import { sortCollection } from '../../helpers/sort';
 import { getManyRecords } from '../../helpers/list';
+import type { ItemContext } from '../../execution/item';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },
@@ -44,11 +45,12 @@ export const description = updateDisplayOptions(
 /** The specs of the Filters collection: each filter is declared once, above. */
 export const FILTERS = filterSpecsOf(filters);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const qs = filterQuery(this, itemIndex, this.getNodeParameter('filters', itemIndex, {}), FILTERS);
 	// An e-mail filter must be an address: a typo would otherwise just find nobody.
 	if (qs['filter[email]'] !== undefined) {
 		qs['filter[email]'] = requireEmail(this, itemIndex, 'Filters → Email', qs['filter[email]']);
 	}
-	return await getManyRecords<User>(this, itemIndex, routes.listUsers(), qs, SORT_FIELDS);
+	return await getManyRecords<User>(this, item, routes.listUsers(), qs, SORT_FIELDS);
 }

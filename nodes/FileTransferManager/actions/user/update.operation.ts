@@ -6,6 +6,7 @@ import type { UserUpdateAttributes } from '../../api/types';
 import { userLocator } from '../../descriptions/common.descriptions';
 import { updateRecord } from '../../helpers/recordUpdate';
 import { requireLocatorId, requireNonEmpty, requireTimeZone } from '../../helpers/validate';
+import type { ItemContext } from '../../execution/item';
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',
@@ -49,7 +50,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
 	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const attributes: UserUpdateAttributes = {};
@@ -62,7 +64,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (fields.timezone !== undefined) {
 		attributes.timezone = requireTimeZone(this, itemIndex, 'Time Zone', fields.timezone);
 	}
-	return await updateRecord(this, itemIndex, {
+	return await updateRecord(this, item, {
 		type: 'users',
 		id: userId,
 		route: routes.updateUser(userId),

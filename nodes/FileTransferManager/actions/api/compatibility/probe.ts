@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { Route } from '../../../api/routes';
 import { routes } from '../../../api/routes';
 import type { ResourceType } from '../../../api/types';
+import type { ItemContext } from '../../../execution/item';
 import { checkList } from '../../../helpers/shape';
 import { apiRequest } from '../../../transport';
 
@@ -41,7 +42,7 @@ export class Probe {
 
 	constructor(
 		readonly ctx: IExecuteFunctions,
-		readonly itemIndex: number,
+		readonly item: ItemContext,
 	) {}
 
 	/** One request, made once per key; never throws. */
@@ -55,7 +56,7 @@ export class Probe {
 	): Promise<Answer> {
 		let answer = this.answers.get(key);
 		if (!answer) {
-			answer = apiRequest<unknown>(this.ctx, route, { qs, body, idempotent, url, itemIndex: this.itemIndex }).then(
+			answer = apiRequest<unknown>(this.ctx, route, { qs, body, idempotent, url, itemIndex: this.item.index, stop: this.item.stop }).then(
 				(doc): Answer => ({ ok: true, doc }),
 				(error: unknown): Answer => ({ ok: false, error }),
 			);
@@ -69,7 +70,7 @@ export class Probe {
 		const answer = await this.request(key, route, qs, undefined, undefined, url);
 		if (!answer.ok) return { ok: false, error: answer.error };
 		try {
-			const page = checkList<Rec>(this.ctx, answer.doc, type, { route, itemIndex: this.itemIndex });
+			const page = checkList<Rec>(this.ctx, answer.doc, type, { route, itemIndex: this.item.index });
 			return { ok: true, doc: answer.doc as Doc, records: page.data };
 		} catch (error) {
 			return { ok: false, error };
