@@ -4,7 +4,7 @@ import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferMana
 import { CREDENTIAL_TYPE, type TestCredentialsHelper } from '../harness/credentials';
 import { runCredentialTest, testerMessage } from '../harness/credentialTest';
 import { credentialsFor, runNode } from '../harness/engine';
-import { foreignNodeContext } from '../harness/foreignNode';
+import { httpRequestStandIn } from '../harness/foreignNode';
 import { startRecordingProxy } from './proxy';
 
 let sandbox: Sandbox;
@@ -111,15 +111,7 @@ describe('credential: access token', () => {
  * n8n-core gives such a node (test/harness/foreignNode.ts).
  */
 function httpRequestNodeGet(credentials: TestCredentialsHelper, items: number) {
-	const { context } = foreignNodeContext(credentials, {
-		displayName: 'HTTP Request stand-in',
-		typeName: 'test.httpRequest',
-		group: ['output'],
-		id: 'http-request',
-		name: 'HTTP Request',
-		mode: 'manual',
-		inputItems: Array.from({ length: items }, () => ({ json: {} })),
-	});
+	const { context } = httpRequestStandIn(credentials, items);
 	const uri = `${sandbox.baseUrl}/groups/${DEMO_IDS.groupIds[0]}`;
 	return async (itemIndex: number): Promise<unknown> =>
 		await context.helpers.requestWithAuthentication.call(

@@ -12,7 +12,7 @@ import type { Sandbox } from '../../sandbox/src/api';
 import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
 import { CREDENTIAL_TYPE, type TestCredentialsHelper } from '../harness/credentials';
 import { credentialsFor } from '../harness/engine';
-import { foreignNodeContext } from '../harness/foreignNode';
+import { httpRequestStandIn } from '../harness/foreignNode';
 import { startTlsProxy, type TlsProxy } from '../harness/tlsProxy';
 import { startRecordingProxy, type RecordingProxy } from './proxy';
 import { startRecordingServer, type RecordingServer } from './recorder';
@@ -34,15 +34,7 @@ beforeEach(() => sandbox.requests.clear());
 
 /** A node of a type that may use our credential, as the HTTP Request node is with a predefined credential type. */
 function contextFor(credentials: TestCredentialsHelper): IExecuteFunctions {
-	return foreignNodeContext(credentials, {
-		displayName: 'HTTP Request stand-in',
-		typeName: 'test.httpRequest',
-		group: ['output'],
-		id: 'http-request',
-		name: 'HTTP Request',
-		mode: 'manual',
-		inputItems: [{ json: {} }],
-	}).context;
+	return httpRequestStandIn(credentials).context;
 }
 
 type Helper = 'httpRequestWithAuthentication' | 'requestWithAuthentication';

@@ -77,3 +77,19 @@ export function foreignNodeContext(credentials: TestCredentialsHelper, options: 
 	);
 	return { nodeType, node, context };
 }
+
+/**
+ * A stand-in for n8n's HTTP Request node with our credential as its "Predefined Credential Type": a node of
+ * another type that may use the credential, with `items` input items.
+ */
+export function httpRequestStandIn(credentials: TestCredentialsHelper, items = 1): ForeignNode {
+	return foreignNodeContext(credentials, {
+		displayName: 'HTTP Request stand-in',
+		typeName: 'test.httpRequest',
+		group: ['output'],
+		id: 'http-request',
+		name: 'HTTP Request',
+		mode: 'manual',
+		inputItems: Array.from({ length: items }, () => ({ json: {} })),
+	});
+}
