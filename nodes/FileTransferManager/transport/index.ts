@@ -8,6 +8,7 @@
  * - retry.ts: when and how long to wait before a repeat, and the pause that a stop ends;
  * - limiter.ts: how many requests are in flight at once, and the pause a Retry-After sets for all;
  * - adaptive.ts: that number under Parallel Requests "Auto", learnt from the answers;
+ * - learnt.ts: what Auto learnt about a service, kept for the next executions of this process;
  * - body.ts: reading an answer within its size and time limits;
  * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
  * - errors.ts: the errors the user sees;
