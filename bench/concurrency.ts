@@ -432,7 +432,7 @@ async function main(): Promise<void> {
 		);
 		const m = machine();
 		const loadAfter = os.loadavg();
-		const dated = `Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npx tsx bench/concurrency.ts${values.base ? ' --base …' : ''}\` on ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, load average ${loadBefore[0].toFixed(1)} before the run and ${loadAfter[0].toFixed(1)} after it (other work shared the machine)${base ? `; the rows marked ${base.name} ran that commit's node in the same process` : ''}:`;
+		const dated = `Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npx tsx bench/concurrency.ts${values.base ? ' --base …' : ''}\` on ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, load average ${loadBefore[0].toFixed(1)} before the run and ${loadAfter[0].toFixed(1)} after it (other work may share the machine: read the ratios within one run)${base ? `; the rows marked ${base.name} ran that commit's node in the same process` : ''}:`;
 		if (values.readme) writeReadme(lines, dated);
 		process.stdout.write(`${dated}\n\n${lines.join('\n')}\n`);
 	} finally {
