@@ -83,7 +83,7 @@ async function learnAgainstHealthyService(): Promise<number> {
 }
 
 /** What Auto remembers besides its limit, when it learnt no rate budget. */
-const NOTHING_ELSE: Omit<LearntLimits, 'limit' | 'slowStart'> = { windowMs: 0, windowStart: 0, windowSent: 0, windowRefused: false, pausedUntil: 0 };
+const NOTHING_ELSE: Omit<LearntLimits, 'limit' | 'slowStart'> = { windowMs: 0, windowStart: 0, windowSent: 0, windowRefused: false };
 
 // Answers held 400 ms in the executions that are measured: the limit an execution starts with goes out
 // before any answer, even on a busy machine.

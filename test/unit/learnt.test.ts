@@ -20,7 +20,6 @@ const limits = (limit: number): LearntLimits => ({
 	windowStart: 0,
 	windowSent: 0,
 	windowRefused: false,
-	pausedUntil: 0,
 });
 
 let now = 1_000_000;

@@ -29,8 +29,6 @@ export interface LearntLimits {
 	windowStart: number;
 	windowSent: number;
 	windowRefused: boolean;
-	/** Local time before which the service asked for no request (Retry-After). */
-	pausedUntil: number;
 }
 
 /** How long what was learnt is kept after it was last confirmed. */

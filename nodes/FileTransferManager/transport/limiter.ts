@@ -137,7 +137,6 @@ export function useService(ctx: ApiContext, service: string): void {
 			limiter.windowRefused = known.windowRefused;
 		}
 	}
-	limiter.pausedUntil = Math.max(limiter.pausedUntil, known.pausedUntil);
 	wake(limiter);
 }
 
@@ -153,7 +152,6 @@ function keepLearnt(limiter: Limiter): void {
 		windowStart: limiter.windowStart,
 		windowSent: limiter.windowSent,
 		windowRefused: limiter.windowRefused,
-		pausedUntil: limiter.pausedUntil,
 	};
 	remember(limiter.service, learnt, adaptive.cap);
 }
@@ -342,10 +340,7 @@ export function notePause(limiter: Limiter, waitMs: number): void {
 	// A 429 that arrives while a pause is set was sent before it: the same window.
 	const newWindow = limiter.pausedUntil < now;
 	limiter.pausedUntil = until;
-	if (!newWindow) {
-		keepLearnt(limiter);
-		return;
-	}
+	if (!newWindow) return;
 	const accepted = limiter.acceptedSincePause;
 	limiter.windowRefused = true;
 	const repeated = limiter.acceptedBefore !== undefined && limiter.acceptedBefore > 0;
