@@ -1,8 +1,8 @@
 /**
  * What Parallel Requests "Auto" learnt about a service, kept in this n8n process beyond the execution that
- * learnt it, so that the next execution starts where the last one ended instead of at 8. Without it every
- * execution pays the climb again: about twice the time of n8n's HTTP Request node for 1,000 items against a
- * healthy service 40 ms away (bench/README.md).
+ * learnt it, so that the next execution starts where the last one ended instead of at 8: without it, every
+ * execution pays the climb from 8 again, and meets a rate limit's first window of refusals again
+ * (bench/README.md measures both).
  *
  * - **Keyed by the service and the client**: the credential's Base URL and Client ID, never its secret or a
  *   token. The same client on the same service meets the same capacity and the same rate limit, whichever
@@ -10,8 +10,8 @@
  * - **Forgotten `KEPT_MS` after it was last confirmed**: the ages are checked with `Date.now()` when read, so
  *   no timer runs. Ten minutes covers a workflow that runs every few minutes and the executions of a burst;
  *   beyond that, the service's load or its limits may have changed, and measuring anew (a second or two of
- *   climbing) is cheaper than meeting a changed service with an old limit. Refusals cut a remembered limit at
- *   once, as they cut a learnt one, so a memory that has turned wrong costs at most one round trip of them.
+ *   climbing) is cheaper than meeting a changed service with an old limit. A refusal takes a remembered limit
+ *   back to the start at once (adaptive.ts), so a memory that has turned wrong costs one round trip of them.
  * - **At most `SERVICES_KEPT` services**: the one confirmed longest ago goes first.
  *
  * Each process learns on its own: in queue mode every worker keeps its own memory.
