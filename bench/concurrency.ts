@@ -2,13 +2,21 @@
  * Parallel Requests "Auto" against fixed numbers and n8n's HTTP Request node, with the sandbox's network
  * and capacity model (sandbox/README.md › Network and capacity model): a healthy service 40 ± 10 ms away, one
  * that serves 16 at once (503 beyond a queue of 64) and one that allows 100 requests a second (429 beyond).
- * Run by `npm run bench` (bench/run.ts) and alone with `npx tsx bench/concurrency.ts [--rounds 3]`.
+ * Auto runs twice in each: a first execution, which starts as in a new n8n process (nothing learnt), and a
+ * second one on the same service in the same process, which starts from what the first learnt
+ * (transport/learnt.ts).
+ * Run by `npm run bench` (bench/run.ts) and alone with `npx tsx bench/concurrency.ts [--rounds 3]
+ * [--only healthy,capacity,rate] [--base DIR] [--readme]`: `--base` also runs Auto from another checkout of the
+ * project (its test/harness/engine.ts; its node_modules may be a link to this one's), for a comparison within
+ * one run; `--readme` writes the section, dated, into bench/README.md's figures.
  *
  * It prints and returns Markdown: a table per scenario, the acceptance ratios, and writes the traces of
  * requests in service at the sandbox over time (bench/trace-*.svg). Nothing is asserted.
  */
 import './lib/resolve-node-ts';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import axios from 'axios';
@@ -16,8 +24,9 @@ import type { INode, INodeExecutionData, IVersionedNodeType } from 'n8n-workflow
 
 import type { NetworkSettings, RequestRecord } from '../sandbox/src/api';
 import { runNode } from '../test/harness/engine';
+import { forgetLearntLimits } from '../nodes/FileTransferManager/transport/learnt';
 import { sleep } from '../scripts/n8n/waiting';
-import { projectRoot } from './lib/env';
+import { machine, projectRoot } from './lib/env';
 import type { CountingCredentialsHelper } from './lib/n8n';
 import { httpRequestGetNode, loadHttpRequestNode, nodeTypesWith, runSingleNode } from './lib/n8n';
 import { PlainClient } from './lib/plain-client';
@@ -32,10 +41,37 @@ const HEALTHY: NetworkSettings = { latencyMs: 40, jitterMs: 10 };
 const CAPACITY: NetworkSettings = { ...HEALTHY, capacity: 16, queue: 64, overloadRetryAfterSeconds: 1 };
 const RATE = 100;
 
-/** How one variant sends 1,000 Job Gets. */
+/** The node's code a variant runs: this checkout's, or another's (`--base`). */
+interface NodeCode {
+	/** How the rows name it: '' for this checkout. */
+	name: string;
+	runNode: typeof runNode;
+	/** Forgets what Auto learnt, as a new n8n process (nothing to forget in code that keeps nothing). */
+	forget: () => void;
+}
+
+const THIS_CODE: NodeCode = { name: '', runNode, forget: forgetLearntLimits };
+
+/**
+ * How one variant sends 1,000 Job Gets. Auto (no `parallel`) runs as a first execution (nothing learnt) or as
+ * the second one on the same service in the same process.
+ */
 type Variant =
-	| { kind: 'ours'; label: string; parallel?: number }
+	| { kind: 'ours'; label: string; parallel?: number; second?: boolean; code?: NodeCode }
 	| { kind: 'http'; label: string; batch?: { batchSize: number; batchInterval: number } };
+
+const isAuto = (v: Variant): v is Extract<Variant, { kind: 'ours' }> => v.kind === 'ours' && v.parallel === undefined;
+
+/** Auto's two executions, from this checkout and from the `--base` one. */
+function autoVariants(ctx: ConcurrencyContext): Variant[] {
+	return [THIS_CODE, ...(ctx.base ? [ctx.base] : [])].flatMap((code): Variant[] => {
+		const of = code.name ? `, ${code.name}` : '';
+		return [
+			{ kind: 'ours', label: `Auto${of}, first execution`, code },
+			{ kind: 'ours', label: `Auto${of}, second execution`, code, second: true },
+		];
+	});
+}
 
 interface Outcome {
 	label: string;
@@ -59,6 +95,8 @@ export interface ConcurrencyContext {
 	total: number;
 	rounds: number;
 	log: (line: string) => void;
+	/** Another checkout's node to run Auto from as well (`--base`). */
+	base?: NodeCode;
 }
 
 const x = (value: number) => `${value.toFixed(2)}×`;
@@ -72,7 +110,7 @@ function httpJobGetNode(baseUrl: string, batch?: { batchSize: number; batchInter
 async function runVariant(ctx: ConcurrencyContext, variant: Variant): Promise<{ items: INodeExecutionData[]; failed: number }> {
 	const input = ctx.ids.map((id) => ({ json: { id } }));
 	if (variant.kind === 'ours') {
-		const { items, error } = await runNode({
+		const { items, error } = await (variant.code ?? THIS_CODE).runNode({
 			credentials: ctx.ours,
 			parameters: {
 				resource: 'job',
@@ -94,8 +132,25 @@ async function runVariant(ctx: ConcurrencyContext, variant: Variant): Promise<{ 
 	return { items, failed };
 }
 
+/**
+ * What an Auto run starts from. A first execution: nothing learnt, as in a new n8n process. A second one, where
+ * `firstRunsHere`: after an untimed first execution just before it; otherwise the run just before it was its
+ * first execution (a scenario that runs each variant once lists them one after the other).
+ */
+async function prepare(ctx: ConcurrencyContext, variant: Variant, firstRunsHere: boolean): Promise<void> {
+	if (!isAuto(variant)) return;
+	const code = variant.code ?? THIS_CODE;
+	if (!variant.second) {
+		code.forget();
+	} else if (firstRunsHere) {
+		code.forget();
+		await runVariant(ctx, { ...variant, second: false });
+	}
+}
+
 /** One run of a variant, measured from the sandbox's request log. */
-async function measure(ctx: ConcurrencyContext, variant: Variant): Promise<Outcome> {
+async function measure(ctx: ConcurrencyContext, variant: Variant, firstRunsHere = false): Promise<Outcome> {
+	await prepare(ctx, variant, firstRunsHere);
 	await ctx.sandbox.clearRequests();
 	const start = performance.now();
 	const { failed } = await runVariant(ctx, variant);
@@ -151,9 +206,9 @@ interface Section {
 async function healthy(ctx: ConcurrencyContext, section: Section): Promise<void> {
 	const { sandbox, log } = ctx;
 	await sandbox.setNetwork(HEALTHY);
-	log(`Auto: healthy service 40 ± 10 ms away, Job Get × ${ctx.ids.length}: median of ${ctx.rounds} rounds each`);
+	log(`Auto: healthy service 40 ± 10 ms away, Job Get × ${ctx.ids.length}: median of ${ctx.rounds} rounds each (a second execution after an untimed first one)`);
 	const variants: Variant[] = [
-		{ kind: 'ours', label: 'Auto' },
+		...autoVariants(ctx),
 		...FIXED_HEALTHY.map((n): Variant => ({ kind: 'ours', label: `Fixed ${n}`, parallel: n })),
 	];
 	if (ctx.httpRequest) {
@@ -164,28 +219,37 @@ async function healthy(ctx: ConcurrencyContext, section: Section): Promise<void>
 	}
 	const times = new Map<string, number[]>();
 	const last = new Map<string, Outcome>();
-	for (const variant of variants) await runVariant(ctx, variant); // warm-up
+	for (const variant of variants) {
+		await prepare(ctx, variant, true);
+		await runVariant(ctx, variant); // warm-up
+	}
 	for (let round = 0; round < ctx.rounds; round++) {
 		for (let i = 0; i < variants.length; i++) {
 			const variant = variants[(i + round) % variants.length];
-			const outcome = await measure(ctx, variant);
+			// In rotation, the variant before a second execution is another one: its first runs just before it.
+			const outcome = await measure(ctx, variant, true);
 			times.set(variant.label, [...(times.get(variant.label) ?? []), outcome.ms]);
 			last.set(variant.label, outcome);
 		}
 	}
 	const outcomes = variants.map((v) => ({ ...(last.get(v.label) as Outcome), ms: median(times.get(v.label) ?? []) }));
 	section.lines.push(`#### Healthy: 40 ± 10 ms, Job Get × ${ctx.ids.length.toLocaleString('en')} (median of ${ctx.rounds})`, '', ...outcomeTable(outcomes, 'Wall time'), '');
-	const auto = outcomes[0];
+	const [auto, second] = outcomes;
 	const fixed = outcomes.filter((o) => o.label.startsWith('Fixed'));
 	const best = fixed.reduce((a, b) => (b.ms < a.ms ? b : a));
-	section.checks.push([`Healthy Job Get: Auto / best fixed (${best.label})`, x(auto.ms / best.ms), '≤ 1.20×', auto.ms / best.ms <= 1.2]);
+	section.checks.push([`Healthy Job Get: Auto, first execution / best fixed (${best.label})`, x(auto.ms / best.ms), '≤ 1.20×', auto.ms / best.ms <= 1.2]);
 	const http = outcomes.find((o) => o.label.startsWith('HTTP Request node, defaults'));
-	if (http) section.checks.push(['Healthy Job Get: Auto / HTTP Request node at its defaults', x(auto.ms / http.ms), '≤ 1.00×', auto.ms / http.ms <= 1]);
-	writeTrace('trace-healthy.svg', 'Healthy service, 40 ± 10 ms: Job Get × 1,000', [auto, best, ...(http ? [http] : [])]);
+	if (http) {
+		section.checks.push(['Healthy Job Get: Auto, first execution / HTTP Request node at its defaults', x(auto.ms / http.ms), '≤ 1.00×', auto.ms / http.ms <= 1]);
+		section.checks.push(['Healthy Job Get: Auto, second execution / HTTP Request node at its defaults', x(second.ms / http.ms), '≤ 1.20×', second.ms / http.ms <= 1.2]);
+	}
+	writeTrace('trace-healthy.svg', 'Healthy service, 40 ± 10 ms: Job Get × 1,000', [auto, second, best, ...(http ? [http] : [])]);
 
 	log(`Auto: healthy service, Return All over ${ctx.total.toLocaleString('en')} jobs: median of ${ctx.rounds} rounds`);
 	const all: Record<string, number[]> = { ours: [], http: [] };
 	for (let round = 0; round < ctx.rounds; round++) {
+		// Pages are read one after another, whatever the limit; a first execution all the same.
+		forgetLearntLimits();
 		let start = performance.now();
 		const items = await oursReturnAll(ctx.ours);
 		all.ours.push(performance.now() - start);
@@ -208,9 +272,9 @@ async function healthy(ctx: ConcurrencyContext, section: Section): Promise<void>
 
 async function capacityLimited(ctx: ConcurrencyContext, section: Section): Promise<void> {
 	const { sandbox, log } = ctx;
-	log('Auto: a service that serves 16 at once (503 beyond a queue of 64), Job Get × 1,000: one run each');
+	log('Auto: a service that serves 16 at once (503 beyond a queue of 64), Job Get × 1,000: one run each (Auto\'s second execution right after its first)');
 	const variants: Variant[] = [
-		{ kind: 'ours', label: 'Auto' },
+		...autoVariants(ctx),
 		...FIXED_CAPACITY.map((n): Variant => ({ kind: 'ours', label: `Fixed ${n}`, parallel: n })),
 	];
 	if (ctx.httpRequest) {
@@ -228,25 +292,27 @@ async function capacityLimited(ctx: ConcurrencyContext, section: Section): Promi
 	}
 	await sandbox.clearNetwork();
 	section.lines.push('#### Capacity-limited: 40 ± 10 ms, serves 16 at once, 503 (Retry-After 1) beyond a queue of 64', '', ...outcomeTable(outcomes, 'Wall time (one run)'), '');
-	const auto = outcomes[0];
+	const [auto, second] = outcomes;
 	const clean = outcomes.filter((o) => o.label.startsWith('Fixed') && o.failed === 0);
 	const best = clean.reduce((a, b) => (b.ms < a.ms ? b : a));
-	section.checks.push(['Capacity-limited: Auto items failed', String(auto.failed), '0', auto.failed === 0]);
-	section.checks.push([`Capacity-limited: Auto / best fixed (${best.label})`, x(auto.ms / best.ms), '≤ 1.20×', auto.ms / best.ms <= 1.2]);
+	section.checks.push(['Capacity-limited: Auto items failed (first, second execution)', `${auto.failed}, ${second.failed}`, '0', auto.failed + second.failed === 0]);
+	section.checks.push([`Capacity-limited: Auto, first execution / best fixed (${best.label})`, x(auto.ms / best.ms), '≤ 1.20×', auto.ms / best.ms <= 1.2]);
+	section.checks.push(['Capacity-limited: Auto, second execution: 503s', String(second.refused), '0', second.refused === 0]);
+	section.checks.push([`Capacity-limited: Auto, second execution / best fixed (${best.label})`, x(second.ms / best.ms), '≤ 1.10×', second.ms / best.ms <= 1.1]);
 	const http = outcomes.find((o) => o.label === 'HTTP Request node, defaults');
 	if (http) {
 		const share = http.refused > 0 ? auto.refused / http.refused : auto.refused === 0 ? 0 : Infinity;
-		section.checks.push([`Capacity-limited: Auto's 503s / the HTTP Request node's (${auto.refused} / ${http.refused})`, `${(share * 100).toFixed(1)} %`, '≤ 10 %', share <= 0.1]);
+		section.checks.push([`Capacity-limited: Auto's 503s, first execution / the HTTP Request node's (${auto.refused} / ${http.refused})`, `${(share * 100).toFixed(1)} %`, '≤ 10 %', share <= 0.1]);
 	}
-	writeTrace('trace-capacity.svg', 'Serves 16 at once, 503 beyond a queue of 64: Job Get × 1,000', [auto, best], { label: 'capacity + queue (80)', value: 80 });
+	writeTrace('trace-capacity.svg', 'Serves 16 at once, 503 beyond a queue of 64: Job Get × 1,000', [auto, second, best], { label: 'capacity + queue (80)', value: 80 });
 }
 
 async function rateLimited(ctx: ConcurrencyContext, section: Section): Promise<void> {
 	const { sandbox, log } = ctx;
 	const admin = axios.create({ baseURL: `${sandbox.baseUrl}/__sandbox` });
-	log(`Auto: a service 40 ± 10 ms away that allows ${RATE} requests a second (429 beyond, Retry-After 1), Job Get × 1,000: one run each`);
+	log(`Auto: a service 40 ± 10 ms away that allows ${RATE} requests a second (429 beyond, Retry-After 1), Job Get × 1,000: one run each (Auto's second execution right after its first)`);
 	const variants: Variant[] = [
-		{ kind: 'ours', label: 'Auto' },
+		...autoVariants(ctx),
 		...FIXED_RATE.map((n): Variant => ({ kind: 'ours', label: `Fixed ${n}`, parallel: n })),
 	];
 	if (ctx.httpRequest) {
@@ -267,16 +333,20 @@ async function rateLimited(ctx: ConcurrencyContext, section: Section): Promise<v
 	await admin.delete('/faults');
 	await sandbox.clearNetwork();
 	section.lines.push(`#### Rate-limited: 40 ± 10 ms, ${RATE} requests a second (429, Retry-After 1)`, '', ...outcomeTable(outcomes, 'Wall time (one run)'), '');
-	const auto = outcomes[0];
+	const [auto, second] = outcomes;
 	const floor = (ctx.ids.length / RATE) * 1000;
-	section.checks.push(['Rate-limited: Auto items failed', String(auto.failed), '0', auto.failed === 0]);
-	section.checks.push([`Rate-limited: Auto / what the limit allows (${ms(floor)})`, x(auto.ms / floor), '≤ 1.10×', auto.ms / floor <= 1.1]);
+	section.checks.push(['Rate-limited: Auto items failed (first, second execution)', `${auto.failed}, ${second.failed}`, '0', auto.failed + second.failed === 0]);
+	section.checks.push([`Rate-limited: Auto, first execution / what the limit allows (${ms(floor)})`, x(auto.ms / floor), '≤ 1.10×', auto.ms / floor <= 1.1]);
+	section.checks.push([`Rate-limited: Auto, second execution / what the limit allows (${ms(floor)})`, x(second.ms / floor), '≤ 1.10×', second.ms / floor <= 1.1]);
 	const http = outcomes.find((o) => o.label === 'HTTP Request node, defaults');
 	if (http) {
-		const share = http.refused > 0 ? auto.refused / http.refused : 0;
-		section.checks.push([`Rate-limited: Auto's 429s / the HTTP Request node's (${auto.refused} / ${http.refused})`, `${(share * 100).toFixed(1)} %`, '≤ 10 %', share <= 0.1]);
+		const share = (o: Outcome) => (http.refused > 0 ? o.refused / http.refused : 0);
+		section.checks.push([`Rate-limited: Auto's 429s, first execution / the HTTP Request node's (${auto.refused} / ${http.refused})`, `${(share(auto) * 100).toFixed(1)} %`, '≤ 10 %', share(auto) <= 0.1]);
+		section.checks.push([`Rate-limited: Auto's 429s, second execution / the HTTP Request node's (${second.refused} / ${http.refused})`, `${(share(second) * 100).toFixed(1)} %`, '≤ 10 %', share(second) <= 0.1]);
 	}
-	writeTrace('trace-rate.svg', `${RATE} requests a second allowed: Job Get × 1,000`, [auto, outcomes[1]]);
+	section.checks.push([`Rate-limited: Auto's 429s, second execution / first execution (${second.refused} / ${auto.refused})`, auto.refused > 0 ? x(second.refused / auto.refused) : String(second.refused), '≤ 1.00×', second.refused <= auto.refused]);
+	const fixed8 = outcomes.find((o) => o.label === 'Fixed 8');
+	writeTrace('trace-rate.svg', `${RATE} requests a second allowed: Job Get × 1,000`, [auto, second, ...(fixed8 ? [fixed8] : [])]);
 }
 
 /** Runs the three scenarios; returns the Markdown section (also the acceptance ratios). */
@@ -296,11 +366,50 @@ export async function concurrencyBench(ctx: ConcurrencyContext, only?: string[])
 	];
 }
 
+/**
+ * The node's code in another checkout of the project (`--base DIR`): its harness runs its node in this process,
+ * with the same n8n-core when its node_modules is this one's (a link), so that both run under the same load.
+ */
+function baseCode(dir: string): NodeCode {
+	const root = path.resolve(dir);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const engine = require(path.join(root, 'test', 'harness', 'engine.ts')) as { runNode: typeof runNode };
+	const learntFile = path.join(root, 'nodes', 'FileTransferManager', 'transport', 'learnt.ts');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const learnt = fs.existsSync(learntFile) ? (require(learntFile) as { forgetLearntLimits: () => void }) : undefined;
+	const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+	return { name: `base ${commit}`, runNode: engine.runNode, forget: learnt?.forgetLearntLimits ?? (() => undefined) };
+}
+
+/** The markers around the Auto section in bench/README.md's figures (run.ts writes them too). */
+export const SECTION_BEGIN = '<!-- concurrency:begin -->';
+export const SECTION_END = '<!-- concurrency:end -->';
+
+/** Replaces the Auto section of bench/README.md's figures (between its markers) with this run's, dated. */
+function writeReadme(lines: string[], header: string): void {
+	const file = path.join(projectRoot, 'bench', 'README.md');
+	const text = fs.readFileSync(file, 'utf8');
+	const from = text.indexOf(SECTION_BEGIN);
+	const to = text.indexOf(SECTION_END);
+	if (from < 0 || to < from) throw new Error(`bench/README.md has no ${SECTION_BEGIN} … ${SECTION_END}`);
+	fs.writeFileSync(file, `${text.slice(0, from)}${[SECTION_BEGIN, header, '', ...lines, SECTION_END].join('\n')}${text.slice(to + SECTION_END.length)}`);
+}
+
 async function main(): Promise<void> {
 	const { values } = parseArgs({
-		options: { rounds: { type: 'string', default: '3' }, jobs: { type: 'string', default: '10000' }, only: { type: 'string' } },
+		options: {
+			rounds: { type: 'string', default: '3' },
+			jobs: { type: 'string', default: '10000' },
+			only: { type: 'string' },
+			base: { type: 'string' },
+			readme: { type: 'boolean', default: false },
+		},
 	});
 	const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+	const startedAt = new Date();
+	const loadBefore = os.loadavg();
+	const base = values.base ? baseCode(values.base) : undefined;
+	if (base) log(`Auto also from ${values.base} (${base.name})`);
 	const { CountingCredentialsHelper } = await import('./lib/n8n');
 	let httpRequest: IVersionedNodeType | undefined;
 	try {
@@ -317,8 +426,15 @@ async function main(): Promise<void> {
 		ours.set({ baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
 		const header = new CountingCredentialsHelper();
 		header.headerValue = `Bearer ${await plain.bearerToken()}`;
-		const lines = await concurrencyBench({ sandbox, ours, header, httpRequest, ids: ids.slice(0, 1000), total, rounds: Math.max(1, Number(values.rounds) || 3), log }, values.only?.split(','));
-		process.stdout.write(`${lines.join('\n')}\n`);
+		const lines = await concurrencyBench(
+			{ sandbox, ours, header, httpRequest, ids: ids.slice(0, 1000), total, rounds: Math.max(1, Number(values.rounds) || 3), log, base },
+			values.only?.split(','),
+		);
+		const m = machine();
+		const loadAfter = os.loadavg();
+		const dated = `Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npx tsx bench/concurrency.ts${values.base ? ' --base …' : ''}\` on ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, load average ${loadBefore[0].toFixed(1)} before the run and ${loadAfter[0].toFixed(1)} after it (other work may share the machine: read the ratios within one run)${base ? `; the rows marked ${base.name} ran that commit's node in the same process` : ''}:`;
+		if (values.readme) writeReadme(lines, dated);
+		process.stdout.write(`${dated}\n\n${lines.join('\n')}\n`);
 	} finally {
 		plain.close();
 		await sandbox.close();

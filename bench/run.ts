@@ -32,7 +32,7 @@ import { countRequests, startSandboxProcess, type SandboxProcess } from './lib/s
 import { httpNodeJobGet, httpNodeReturnAll, oursJobGet, oursReturnAll, recordsInPages } from './lib/workloads';
 import { helperOnlyJobGet } from './lib/helper-node';
 import { median, ms } from './lib/figures';
-import { concurrencyBench } from './concurrency';
+import { concurrencyBench, SECTION_BEGIN, SECTION_END } from './concurrency';
 
 const { values: flags } = parseArgs({
 	options: {
@@ -712,7 +712,7 @@ async function main(): Promise<void> {
 	}
 	if (!flags['no-wait']) await createAndWait([10, 100]);
 	const seconds = (Date.now() - startedAt.getTime()) / 1000;
-	autoSection = concurrency.length > 0 ? ['', '### Parallel Requests Auto against a service with a network', '', ...concurrency] : [];
+	autoSection = concurrency.length > 0 ? ['', '### Parallel Requests Auto against a service with a network', '', SECTION_BEGIN, ...concurrency, SECTION_END] : [];
 	writeResults(startedAt, seconds, loadBefore, profileLines);
 	if (!flags['no-readme']) updateReadme(startedAt, loadBefore);
 	process.stdout.write(`\n${table().join('\n')}\n\n${notes.map((note) => `- ${note}`).join('\n')}\n${autoSection.join('\n')}\n\n`);

@@ -4,6 +4,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { TestCredentialsHelper } from '../../test/harness/credentials';
 import { runNode } from '../../test/harness/engine';
+import { forgetLearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
 import type { CountingCredentialsHelper } from './n8n';
 import { httpRequestGetNode, httpRequestPagingNode, nodeTypesWith, runSingleNode } from './n8n';
 import type { IVersionedNodeType } from 'n8n-workflow';
@@ -17,8 +18,13 @@ export async function oursReturnAll(credentials: TestCredentialsHelper): Promise
 	return items;
 }
 
-/** Our node, Job → Get, one job per input item, the ID mapped from the item by an expression. */
+/**
+ * Our node, Job → Get, one job per input item, the ID mapped from the item by an expression. At Auto (no
+ * `parallel`), a first execution: what Auto learnt in the runs before is forgotten, as in a new n8n process
+ * (bench/concurrency.ts measures the second execution too).
+ */
 export async function oursJobGet(credentials: TestCredentialsHelper, ids: string[], parallel?: number): Promise<INodeExecutionData[]> {
+	if (parallel === undefined) forgetLearntLimits();
 	const { items, error } = await runNode({
 		credentials,
 		parameters: {

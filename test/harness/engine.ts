@@ -20,6 +20,7 @@ import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } fr
 import { FileTransferManager } from '../../nodes/FileTransferManager/FileTransferManager.node';
 import { FileTransferManagerTrigger } from '../../nodes/FileTransferManagerTrigger/FileTransferManagerTrigger.node';
 import { forgetFetchedTokens } from '../../nodes/FileTransferManager/transport/token';
+import { forgetLearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
 import { CREDENTIAL_ID, CREDENTIAL_TYPE, TestCredentialsHelper } from './credentials';
 
 export const NODE_TYPE = 'n8n-nodes-file-transfer-manager.fileTransferManager';
@@ -74,10 +75,12 @@ export interface SandboxLike {
 /**
  * The credential as a user would fill it in, stored in a fresh credentials helper, as in a process that has
  * fetched no token yet (the tokens the transport keeps for a few seconds for callers without one are
- * forgotten; test/unit/token-sharing.test.ts tests that keeping).
+ * forgotten; test/unit/token-sharing.test.ts tests that keeping) and has learnt nothing about any service
+ * under Parallel Requests Auto (test/throughput/learnt.test.ts tests that memory).
  */
 export function credentialsFor(sandbox: SandboxLike, overrides: IDataObject = {}): TestCredentialsHelper {
 	forgetFetchedTokens();
+	forgetLearntLimits();
 	const helper = new TestCredentialsHelper();
 	helper.set({
 		baseUrl: sandbox.baseUrl,

@@ -2,6 +2,7 @@ import { startSandbox } from '../../sandbox/src';
 import type { Sandbox, SandboxOptions } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from './credentials';
 import { credentialsFor } from './engine';
+import { forgetLearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
 
 /** A running sandbox and the credential a user would fill in for it. */
 export interface NodeSandbox {
@@ -11,7 +12,8 @@ export interface NodeSandbox {
 
 /**
  * One sandbox and its credential for the calling test file: started before the file's tests, its injected
- * faults and request log cleared before each test, closed after all. `started` receives them once they run
+ * faults and request log cleared before each test, and what Parallel Requests Auto learnt about it forgotten
+ * (each test starts as a fresh n8n process would), closed after all. `started` receives them once they run
  * (assign them to the file's variables: `useNodeSandbox({ speed: 1000 }, (s) => ({ sandbox, credentials } = s))`).
  */
 export function useNodeSandbox(options: SandboxOptions, started: (running: NodeSandbox) => void): void {
@@ -26,5 +28,6 @@ export function useNodeSandbox(options: SandboxOptions, started: (running: NodeS
 	beforeEach(() => {
 		sandbox?.faults.clear();
 		sandbox?.requests.clear();
+		forgetLearntLimits();
 	});
 }

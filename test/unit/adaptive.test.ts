@@ -2,7 +2,7 @@
  * Parallel Requests "Auto" alone (transport/adaptive.ts): the limit that the answers teach, sample by sample.
  */
 import type { AdaptiveLimit, Sample } from '../../nodes/FileTransferManager/transport/adaptive';
-import { AUTO_DEFAULT_CAP, newAdaptiveLimit, noteAnswer } from '../../nodes/FileTransferManager/transport/adaptive';
+import { AUTO_DEFAULT_CAP, newAdaptiveLimit, noteAnswer, resumeAt } from '../../nodes/FileTransferManager/transport/adaptive';
 import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
 
 /** One round trip: `limit` requests sent at `at`, all answered after `ms` the same way. */
@@ -120,5 +120,40 @@ describe('Parallel Requests Auto', () => {
 		roundTrip(state, 0, 5000, 'neutral');
 		expect(state.limit).toBe(DEFAULT_PARALLEL);
 		expect(state.fastestMs).toBe(Infinity);
+	});
+});
+
+describe('Parallel Requests Auto, resumed where an earlier execution ended (resumeAt)', () => {
+	it('starts at that limit, within this run\'s maximum, still in slow start if the earlier one was', () => {
+		const state = newAdaptiveLimit(100);
+		resumeAt(state, 60, true);
+		expect(state.limit).toBe(60);
+		roundTrip(state, 0, 40);
+		expect(state.limit).toBe(90);
+		const capped = newAdaptiveLimit(24);
+		resumeAt(capped, 60, false);
+		expect(capped.limit).toBe(24);
+		expect(capped.slowStart).toBe(false);
+	});
+
+	it('a refusal before any clean answer of this run takes it back to the start, not to half', () => {
+		const state = newAdaptiveLimit();
+		resumeAt(state, 200, false);
+		noteAnswer(state, { answer: 'refused', sentAt: 0, answeredAt: 5, inFlight: 200 });
+		expect(state.limit).toBe(DEFAULT_PARALLEL);
+		// Below the start, a refusal still halves.
+		const small = newAdaptiveLimit();
+		resumeAt(small, 6, true);
+		noteAnswer(small, { answer: 'refused', sentAt: 0, answeredAt: 5, inFlight: 6 });
+		expect(small.limit).toBe(3);
+	});
+
+	it('once an answer of this run was clean, a refusal halves it as any learnt limit', () => {
+		const state = newAdaptiveLimit();
+		resumeAt(state, 200, false);
+		noteAnswer(state, { answer: 'clean', sentAt: 0, answeredAt: 40, inFlight: 200 });
+		const before = state.limit;
+		noteAnswer(state, { answer: 'refused', sentAt: 1, answeredAt: 45, inFlight: 200 });
+		expect(state.limit).toBe(Math.floor(before / 2));
 	});
 });

@@ -18,6 +18,11 @@
  *   about √limit per round trip (Gradient2's queue allowance).
  * - **Refusals cut at once (AIMD, as TCP and the AWS SDKs' adaptive retry mode)**: a 429, a 503 or a
  *   timeout halves the limit.
+ * - **A remembered limit that is refused is dropped**: a run may start from the limit an earlier execution
+ *   ended with (learnt.ts, `resumeAt`). A refusal before this run's first clean answer says the service no
+ *   longer takes it (its capacity shrank, another client took it): the limit goes back to the start (8) or
+ *   below, as a fresh run's would, instead of halving from a limit the service just refused, so that a
+ *   memory that turned wrong costs one round trip of refusals, not one per halving.
  * - **One cut per round trip**: only answers to requests sent after the latest cut can cut again, so that
  *   the hundred answers of one overloaded round trip cut once, not a hundred times (TCP's one reduction
  *   per window).
@@ -62,6 +67,8 @@ export interface AdaptiveLimit {
 	fraction: number;
 	/** Local time of the latest cut; answers to requests sent before it cannot cut again. */
 	cutAt: number;
+	/** Taken over from an earlier execution (resumeAt), and no answer of this run was clean yet. */
+	unconfirmed: boolean;
 }
 
 export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
@@ -73,6 +80,7 @@ export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
 		slowStart: true,
 		fraction: 0,
 		cutAt: -Infinity,
+		unconfirmed: false,
 	};
 }
 
@@ -100,6 +108,17 @@ function cut(state: AdaptiveLimit, keep: number, floor: number, now: number): vo
 	set(state, Math.max(Math.min(floor, state.limit), state.limit * keep));
 }
 
+/**
+ * Starts from where an earlier execution against the same service left its limit (learnt.ts), within this
+ * run's maximum. Nothing else is taken over: the fastest answer is measured anew, so that a service that
+ * became slower is not read as queueing; and no cut is pending, so the first refusal cuts at once.
+ */
+export function resumeAt(state: AdaptiveLimit, limit: number, slowStart: boolean): void {
+	set(state, limit);
+	state.slowStart = slowStart;
+	state.unconfirmed = true;
+}
+
 /** Takes one answer into account; returns whether the limit grew (the limiter then wakes waiting requests). */
 export function noteAnswer(state: AdaptiveLimit, sample: Sample): boolean {
 	const before = state.limit;
@@ -108,9 +127,12 @@ export function noteAnswer(state: AdaptiveLimit, sample: Sample): boolean {
 	const afterCut = sample.sentAt >= state.cutAt;
 	if (sample.answer === 'neutral') return false;
 	if (sample.answer === 'refused') {
-		if (afterCut) cut(state, REFUSAL_KEEP, 1, now);
+		const keep = state.unconfirmed ? Math.min(REFUSAL_KEEP, AUTO_INITIAL / state.limit) : REFUSAL_KEEP;
+		state.unconfirmed = false;
+		if (afterCut) cut(state, keep, 1, now);
 		return false;
 	}
+	state.unconfirmed = false;
 	if (elapsed < state.fastestMs) state.fastestMs = elapsed;
 	const queued = elapsed > state.fastestMs * LATENCY_TOLERANCE + LATENCY_SLACK_MS;
 	if (queued && (sample.clientBusy ?? 0) < CLIENT_BUSY) {

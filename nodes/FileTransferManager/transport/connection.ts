@@ -6,6 +6,7 @@ import { CREDENTIAL_TYPE } from './constants';
 import { operationError } from '../execution/operationError';
 import { showUrl } from './secrets';
 import { clientKey } from './token';
+import { serviceKey } from './learnt';
 import type { ApiContext } from './settings';
 
 export interface Connection {
@@ -18,6 +19,8 @@ export interface Connection {
 	secrets: string[];
 	/** Which client this is, for the token requests of this process. */
 	client: string;
+	/** Which service and client, without the secret: what Parallel Requests Auto learnt is kept by it. */
+	service: string;
 }
 
 const connections = new WeakMap<ApiContext, Connection>();
@@ -54,6 +57,7 @@ async function readConnection(ctx: ApiContext, itemIndex?: number): Promise<Conn
 		skipTls: credentials.ignoreSSLIssues === true,
 		secrets,
 		client: clientKey(credentials),
+		service: serviceKey(baseUrl, credentials.clientId),
 	};
 }
 

@@ -10,6 +10,7 @@
  *   dropping of a request whose stop signal aborted before it was sent (what stops an item is decided in
  *   actions/itemRun.ts, above the transport);
  * - adaptive.ts: that number under Parallel Requests "Auto", learnt from the answers;
+ * - learnt.ts: what Auto learnt about a service, kept for the next executions of this process;
  * - body.ts: reading an answer within its size and time limits;
  * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
  * - errors.ts: the errors the user sees;

@@ -6,7 +6,9 @@
  * nothing of the items that the signals stand for.
  */
 import type { AdaptiveLimit, Sample } from './adaptive';
-import { newAdaptiveLimit, noteAnswer } from './adaptive';
+import { newAdaptiveLimit, noteAnswer, resumeAt } from './adaptive';
+import type { LearntLimits } from './learnt';
+import { recall, remember } from './learnt';
 import type { ApiContext, ParallelSetting } from './settings';
 import { DEFAULT_PARALLEL } from './settings';
 import { pause } from './retry';
@@ -28,6 +30,8 @@ export interface Limiter {
 	limit: number;
 	/** With Parallel Requests "Auto": the limit learnt from the answers (adaptive.ts), copied into `limit`. */
 	adaptive?: AdaptiveLimit;
+	/** With Auto: the service (learnt.ts) this run started from what was learnt about, and tells what it learns. */
+	service?: string;
 	/** How busy this process was lately (Auto does not read our own slowness as the service's). */
 	busyMeter: { at: number; mark?: EventLoopUtilization; busy: number };
 	active: number;
@@ -103,12 +107,58 @@ function clientBusy(limiter: Limiter, now: number): number {
 	return meter.busy;
 }
 
+/**
+ * With Auto, the service the run's requests go to (the transport says so before each request; one run has one
+ * credential, so the first one stays): the run starts from what earlier executions learnt about it. A fixed
+ * number neither reads nor writes what was learnt.
+ */
+export function useService(ctx: ApiContext, service: string): void {
+	const limiter = limiterOf(ctx);
+	if (!limiter.adaptive || limiter.service !== undefined) return;
+	limiter.service = service;
+	const known = recall(service);
+	if (!known) return;
+	resumeAt(limiter.adaptive, known.limit, known.slowStart);
+	limiter.limit = limiter.adaptive.limit;
+	if (known.budget !== undefined) {
+		limiter.budget = known.budget;
+		limiter.windowMs = known.windowMs;
+		// A window still open goes on; one that closed before this run neither raises the budget nor counts.
+		if (Date.now() - known.windowStart < known.windowMs) {
+			limiter.windowStart = known.windowStart;
+			limiter.windowSent = known.windowSent;
+			limiter.windowRefused = known.windowRefused;
+		}
+	}
+	wake(limiter);
+}
+
+/** Tells the service's memory (learnt.ts) what this run learnt so far. */
+function keepLearnt(limiter: Limiter): void {
+	const adaptive = limiter.adaptive;
+	if (!adaptive || limiter.service === undefined) return;
+	const learnt: LearntLimits = {
+		limit: adaptive.limit,
+		slowStart: adaptive.slowStart,
+		budget: limiter.budget,
+		windowMs: limiter.windowMs,
+		windowStart: limiter.windowStart,
+		windowSent: limiter.windowSent,
+		windowRefused: limiter.windowRefused,
+	};
+	remember(limiter.service, learnt, adaptive.cap);
+}
+
 /** An attempt's answer, for Auto (without Auto it changes nothing). */
 export function noteLoad(limiter: Limiter, sample: Sample): void {
 	const adaptive = limiter.adaptive;
 	if (!adaptive) return;
+	const before = adaptive.limit;
 	const grew = noteAnswer(adaptive, { ...sample, clientBusy: clientBusy(limiter, sample.answeredAt) });
 	limiter.limit = adaptive.limit;
+	// An answer confirms the limit only when the limit was in use (as for growing it) or changed it: a run that
+	// sends one request at a time keeps an old limit no longer alive than its age.
+	if (adaptive.limit !== before || sample.inFlight * 2 >= before) keepLearnt(limiter);
 	if (grew) wake(limiter);
 }
 
@@ -251,4 +301,5 @@ export function notePause(limiter: Limiter, waitMs: number): void {
 	}
 	limiter.acceptedBefore = accepted;
 	limiter.acceptedSincePause = 0;
+	keepLearnt(limiter);
 }

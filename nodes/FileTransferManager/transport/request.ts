@@ -16,7 +16,7 @@ import type { ErrorOptions } from './errors';
 import { ambiguousError, blockedError, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
 import type { FailureFacts } from './failure';
 import { failureFacts, header, loadSignalOf, parseJson, TLS_CODES, verdictOf } from './failure';
-import { acquire, noteAccepted, noteLoad, notePause, release } from './limiter';
+import { acquire, noteAccepted, noteLoad, notePause, release, useService } from './limiter';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
 import { forgetTokenRequest } from './token';
@@ -176,6 +176,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		...(params.settings ?? settingsFromNode(ctx, params.itemIndex)),
 	};
 	const connection = await connectionOf(ctx, params.itemIndex);
+	useService(ctx, connection.service);
 	const idempotent = params.idempotent ?? (route.method === 'GET' || route.method === 'DELETE');
 	const known = learntOf(ctx);
 	let url = joinUrl(connection.baseUrl, route.path);
