@@ -14,6 +14,7 @@ import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/
 import { rl } from '../harness/locator';
 import { demoDryRunCopy } from '../harness/parameters';
 import { useNodeSandbox } from '../harness/sandbox';
+import { jobGet, jobItems } from './jobGet';
 
 const FILES = DEMO_IDS.storageIds.files;
 const ARCHIVE = DEMO_IDS.storageIds.archive;
@@ -161,13 +162,7 @@ function mostAtOnce(records: Array<{ at: number; doneAt?: number }>): number {
 }
 
 describe('Parallel Requests Auto', () => {
-	const jobGet = (requestOptions?: INodeParameters): INodeParameters => ({
-		resource: 'job',
-		operation: 'get',
-		jobId: rl('={{ $json.id }}'),
-		...(requestOptions ? { requestOptions } : {}),
-	});
-	const items = (count: number) => Array.from({ length: count }, () => ({ json: { id: DEMO_IDS.jobIds.copied } }));
+	const items = jobItems;
 
 	afterEach(() => sandbox.network.clear());
 

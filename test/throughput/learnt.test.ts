@@ -7,12 +7,12 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { DEMO_IDS, startSandbox } from '../../sandbox/src';
+import { startSandbox } from '../../sandbox/src';
 import type { RequestRecord, Sandbox } from '../../sandbox/src/api';
 import { TestCredentialsHelper } from '../harness/credentials';
 import { runNode } from '../harness/engine';
-import { rl } from '../harness/locator';
 import { useNodeSandbox } from '../harness/sandbox';
+import { jobGet, jobItems } from './jobGet';
 import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport';
 import type { LearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
 import { KEPT_MS, recall, remember, serviceKey } from '../../nodes/FileTransferManager/transport/learnt';
@@ -33,13 +33,7 @@ afterEach(() => {
 	sandbox.network.clear();
 });
 
-const jobGet = (requestOptions?: INodeParameters): INodeParameters => ({
-	resource: 'job',
-	operation: 'get',
-	jobId: rl('={{ $json.id }}'),
-	...(requestOptions ? { requestOptions } : {}),
-});
-const items = (count: number) => Array.from({ length: count }, () => ({ json: { id: DEMO_IDS.jobIds.copied } }));
+const items = jobItems;
 
 /** One execution of Job Get × `count`; the Job Gets the sandbox received during it. */
 async function execute(
