@@ -72,7 +72,9 @@ async function learnAgainstHealthyService(): Promise<number> {
 	expect(startedWith(gets)).toBe(DEFAULT_PARALLEL);
 	const learnt = learntLimit();
 	expect(learnt).toBeDefined();
-	expect(learnt!).toBeGreaterThan(2 * DEFAULT_PARALLEL);
+	// Anything above the start tells a remembered limit from a fresh one; a loaded machine cuts the climb early
+	// (14 was seen with both cores busy).
+	expect(learnt!).toBeGreaterThan(DEFAULT_PARALLEL);
 	return learnt!;
 }
 
@@ -113,11 +115,12 @@ describe('Parallel Requests Auto remembers what it learnt about a service', () =
 		expect(gap).toBe(REMEMBERED);
 		const firstRoundEnds = arrivals[gap];
 		expect(refused.filter((r) => r.at < firstRoundEnds).length).toBeGreaterThan(0);
-		// A remembered limit refused before any clean answer goes back to the start: after that round, as few
-		// refusals as a fresh run gets (test/throughput/concurrency.test.ts: at most 10). Halving it would send
-		// 50 into the next round.
+		// A remembered limit refused before any clean answer goes back to the start: after that round, about as
+		// few refusals as a fresh run gets (test/throughput/concurrency.test.ts). Halving it would send 50 into
+		// the next round, of which the service takes 12: at least 38 refusals. The bound sits between the two,
+		// with room for a loaded machine (12 were seen beside n8n's install).
 		const later = refused.filter((r) => r.at >= firstRoundEnds);
-		expect(later.length).toBeLessThanOrEqual(10);
+		expect(later.length).toBeLessThanOrEqual(20);
 		// And the memory holds what this run learnt, not the old limit.
 		expect(learntLimit()!).toBeLessThanOrEqual(REMEMBERED / 4);
 	}, 60_000);
