@@ -225,7 +225,7 @@ describe('one limiter per execution', () => {
 		expect(last - refused!.at).toBeGreaterThanOrEqual(950);
 	});
 
-	it('a rate limit (429 beyond 10 requests a second, Retry-After 1): Auto learns it in the first window and then gets no more 429s than one at a time, none gives up', async () => {
+	it('a rate limit (429 beyond 10 requests a second, Retry-After 1): Auto learns it in the first window and then gets about one 429 a window, as one at a time does, none gives up', async () => {
 		const PER_SECOND = 10;
 		const run = async (parallel?: number) => {
 			sandbox.faults.clear();
@@ -239,9 +239,12 @@ describe('one limiter per execution', () => {
 			const refused = gets.filter((r) => r.fault === 'rate-limit');
 			expect(gets.length).toBe(100 + refused.length);
 			const firstWindowEnds = (refused[0]?.at ?? 0) + 1000;
+			const lastAt = Math.max(...gets.map((r) => r.at));
 			return {
 				refused: refused.length,
 				inFirstWindow: refused.filter((r) => r.at < firstWindowEnds).length,
+				// The windows of 1 s the run went on for after the first one, as the sandbox saw them.
+				laterWindows: Math.max(0, Math.ceil((lastAt - firstWindowEnds) / 1000)),
 				ms: Date.now() - started,
 			};
 		};
@@ -250,8 +253,11 @@ describe('one limiter per execution', () => {
 		// The first window ends in the requests in flight when the budget ran out: Auto had grown by one per
 		// answer (at most the rate) from its start of 8.
 		expect(auto.inFirstWindow).toBeLessThanOrEqual(2 * PER_SECOND + DEFAULT_PARALLEL);
-		// From then on it sends at the rate it learnt: no more 429s than one at a time gets in all.
-		expect(auto.refused - auto.inFirstWindow).toBeLessThanOrEqual(one.refused);
+		// From then on it sends at the rate it learnt: about one refusal a window, the 11th request, as one at a
+		// time gets (9 in 9 later windows), with 2 spare for the windows' edges, where the sandbox's clock and the
+		// node's disagree. A fixed 16 in flight, which learns nothing, got 19 in 9 later windows.
+		expect(one.refused - one.inFirstWindow).toBeLessThanOrEqual(one.laterWindows + 2);
+		expect(auto.refused - auto.inFirstWindow).toBeLessThanOrEqual(auto.laterWindows + 2);
 		// Both are bound by the rate: about 100 / 10 windows of 1 s.
 		expect(auto.ms).toBeLessThan(one.ms + 2000);
 	}, 40_000);
