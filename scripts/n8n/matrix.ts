@@ -121,9 +121,11 @@ export function cellOf(suite: JestSuite | undefined): Cell {
 		return { kind: 'fail', test: failed.fullName, message: summarizeFailure(full), fullMessage: full };
 	}
 	// jest says 'focused' for a file whose tests all passed but some were skipped (a suite that skips what a
-	// version lacks); anything else but 'passed' is a file that failed without a failing test: it did not
-	// compile, or a hook failed with no test to blame.
-	if (suite.status !== 'passed' && suite.status !== 'focused') {
+	// version lacks), and 'skipped' for a file whose every test was skipped (a `describe.skip` chosen by
+	// version); anything else but 'passed' is a file that failed without a failing test: it did not compile, or
+	// a hook failed with no test to blame.
+	const allSkipped = suite.status === 'skipped' && suite.assertionResults.every((a) => a.status === 'pending');
+	if (suite.status !== 'passed' && suite.status !== 'focused' && !allSkipped) {
 		const full = suite.message.replace(ANSI, '');
 		return { kind: 'fail', test: '(suite)', message: summarizeFailure(full), fullMessage: full };
 	}

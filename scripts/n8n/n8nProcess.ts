@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { N8N_VERSION, cacheRoot, findNodeRuntime, n8nBin, n8nInstallDir } from './paths';
-import { freePort, portInUse, spawnGroup, type ManagedProcess } from './processes';
+import { freePort, portInUse, spawnGroup, startOnFreshPorts, type ManagedProcess } from './processes';
 import { profileEnv } from './profile';
 import { untilServing } from './waiting';
 
@@ -117,11 +117,23 @@ export interface StartN8nOptions {
 	readyTimeoutMs?: number;
 }
 
-/** Starts `n8n start` and waits for /healthz/readiness. */
+/**
+ * Starts `n8n start` and waits for /healthz/readiness. Ports it picked itself are picked again when another
+ * process took one before n8n bound it; a port given in the options is kept.
+ */
 export async function startN8n(options: StartN8nOptions): Promise<N8nServer> {
-	const port = options.port ?? (await freePort());
-	const brokerPort = options.brokerPort ?? (await freePort());
-	if (await portInUse(port)) throw new Error(`port ${port} on 127.0.0.1 is in use: choose another n8n port`);
+	const ports = { port: options.port ?? (await freePort()), brokerPort: options.brokerPort ?? (await freePort()) };
+	return startOnFreshPorts(
+		() => startN8nOn(options, ports.port, ports.brokerPort),
+		async () => {
+			if (options.port === undefined) ports.port = await freePort();
+			if (options.brokerPort === undefined) ports.brokerPort = await freePort();
+		},
+	);
+}
+
+async function startN8nOn(options: StartN8nOptions, port: number, brokerPort: number): Promise<N8nServer> {
+	if (await portInUse(port)) throw new Error(`port ${port} on 127.0.0.1 is already in use: choose another n8n port`);
 	fs.mkdirSync(options.userFolder, { recursive: true });
 	const [node, args] = n8nCommand(['start'], options.nodeArgs);
 	const proc = spawnGroup(node, args, {

@@ -167,6 +167,24 @@ export function freePort(): Promise<number> {
 	});
 }
 
+/**
+ * Starts a process on ports that freePort() picked, and starts it again on new ones (`repick`) when one of
+ * them was taken between the pick and the process's bind: processes started side by side (the e2e suites'
+ * two jest workers, the queue stacks) each pick free ports, and two picks can meet. Twice again at most;
+ * any other failure is thrown at once.
+ */
+export async function startOnFreshPorts<T>(start: () => Promise<T>, repick: () => Promise<void>, log?: (line: string) => void): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await start();
+		} catch (error) {
+			if (attempt > 2 || !/already in use|EADDRINUSE/i.test((error as Error).message)) throw error;
+			log?.('a port was taken before the process bound it; starting it again on other ports');
+			await repick();
+		}
+	}
+}
+
 /** Whether something listens on 127.0.0.1:port. */
 export function portInUse(port: number): Promise<boolean> {
 	return new Promise((resolve) => {

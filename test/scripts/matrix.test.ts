@@ -87,6 +87,11 @@ describe('cellOf', () => {
 		expect(cell).toMatchObject({ kind: 'skipped' });
 	});
 
+	test("a file whose every test was skipped by a describe.skip (jest's 'skipped'): skipped, not a failure", () => {
+		const cell = cellOf({ name: '/p/test/e2e/a.test.ts', status: 'skipped', message: '', assertionResults: [assertion('a', 'pending'), assertion('b', 'pending')] });
+		expect(cell).toMatchObject({ kind: 'skipped' });
+	});
+
 	test('a file jest did not report: a failure, not a pass', () => {
 		expect(cellOf(undefined)).toMatchObject({ kind: 'fail', message: 'jest reported nothing for this file' });
 	});

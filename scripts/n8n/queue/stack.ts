@@ -22,7 +22,7 @@ import { PublicApiClient, RestClient, ensureOwnerLogin } from '../n8nApi';
 import { n8nCommand, n8nEnv, waitForReady } from '../n8nProcess';
 import { buildAndPack, installPackage } from '../packaging';
 import { projectRoot, tempDir } from '../paths';
-import { type ManagedProcess, freePort, portInUse, spawnGroup } from '../processes';
+import { type ManagedProcess, freePort, portInUse, spawnGroup, startOnFreshPorts } from '../processes';
 import { sleep } from '../waiting';
 import { ensureWorkflow, readExamples, withCredential } from '../workflows';
 import { type PostgresServer, startPostgres } from './postgres';
@@ -286,23 +286,17 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			}
 		};
 
-		/**
-		 * Starts a process; when its port was taken between freePort() and n8n's bind (several stacks start side by
-		 * side, each picking free ports), picks new ones and starts it again, twice at most. Main keeps its HTTP
-		 * port (the stack's URL): only its task-runner broker port is picked again.
-		 */
-		const launchWithFreshPorts = async (slot: Slot): Promise<void> => {
-			for (let attempt = 1; ; attempt++) {
-				try {
-					return await launch(slot);
-				} catch (error) {
-					if (attempt > 2 || !/already in use|EADDRINUSE/i.test((error as Error).message)) throw error;
-					log(`${slot.name}: a port was taken before n8n bound it; starting it again on other ports`);
+		/** Starts a process, on other ports if one was taken before n8n bound it. Main keeps its HTTP port (the
+		 * stack's URL): only its task-runner broker port is picked again. */
+		const launchWithFreshPorts = (slot: Slot): Promise<void> =>
+			startOnFreshPorts(
+				() => launch(slot),
+				async () => {
 					slot.brokerPort = await freePort();
 					if (slot.kind === 'worker') slot.port = await freePort();
-				}
-			}
-		};
+				},
+				(line) => log(`${slot.name}: ${line}`),
+			);
 
 		const newSlot = async (kind: Slot['kind'], name: string, port: number): Promise<Slot> => {
 			const slot = {
