@@ -1,6 +1,6 @@
 /**
  * The polls of one trigger node within an n8n process: one at a time, and each from where the previous one
- * ended.
+ * ended, the first one from where the activation stood.
  *
  * One at a time: n8n's legacy scheduler fires a poll on every tick of its cron, whether or not the previous
  * poll has returned. When a poll takes longer than the interval (a backlog, a slow service, a busy main), two
@@ -22,7 +22,16 @@
  * n8n never saves it (the execution could not be stored, or n8n abandoned the poll at its timeout and
  * discarded its items), those events were never delivered, and after SAVE_AWAITED_MS the polls read them
  * again from the position n8n kept.
+ *
+ * From where the activation stood: n8n runs a poll when the workflow is activated, and the durable scheduler
+ * runs it as a test whose position it never saves (n8n-core 2.41.1 `poll-trigger-executor.js` commits the
+ * position only for a poll that is not a test). Its first scheduled poll is then handed no position, and
+ * taking a new one there would pass over every event between the activation and that poll. So the process
+ * keeps the position a poll took where it was handed none, until n8n hands a saved position back, and a poll
+ * handed none starts from it. A restart of n8n in between loses it: that first poll then takes a new position.
  */
+
+import type { TriggerState } from './state';
 
 /** Longer than any poll can last with the transport's own time bounds. */
 export const STALE_AFTER_MS = 15 * 60 * 1000;
@@ -81,4 +90,25 @@ export function notePoll(key: string, from: string, left: string, now: number = 
 	lastPoll.delete(key);
 	lastPoll.set(key, { from, left, at: now });
 	if (lastPoll.size > NODES_REMEMBERED) lastPoll.delete(lastPoll.keys().next().value as string);
+}
+
+/** Per node, the position a poll took where n8n handed it none, until n8n hands a saved position back. */
+const taken = new Map<string, TriggerState>();
+
+/** Keeps the position a poll took where it was handed none (a copy). */
+export function keepTakenPosition(key: string, state: TriggerState): void {
+	taken.delete(key);
+	taken.set(key, JSON.parse(JSON.stringify(state)) as TriggerState);
+	if (taken.size > NODES_REMEMBERED) taken.delete(taken.keys().next().value as string);
+}
+
+/** The position a poll of the node took where it was handed none, if n8n has not handed a saved one since (a copy). */
+export function takenPosition(key: string): TriggerState | undefined {
+	const state = taken.get(key);
+	return state && (JSON.parse(JSON.stringify(state)) as TriggerState);
+}
+
+/** n8n handed the node a saved position: what a poll took before is no longer needed. */
+export function forgetTakenPosition(key: string): void {
+	taken.delete(key);
 }

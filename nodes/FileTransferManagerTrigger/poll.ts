@@ -12,7 +12,7 @@ import { listNewest, listStuck, newestInStatus, newestJobs } from './fetch';
 import { toItems } from './items';
 import type { TriggerState } from './state';
 import { readState, STATE_VERSION, stateFingerprint, writeState } from './state';
-import { claimPoll, notePoll, pollKey, startsBehind } from './inFlight';
+import { claimPoll, forgetTakenPosition, keepTakenPosition, notePoll, pollKey, startsBehind, takenPosition } from './inFlight';
 import { processWindow } from './sweep';
 import type { WatchedEvent } from './watch';
 import { timeOf } from './watch';
@@ -88,9 +88,15 @@ async function pollOnce(
 		});
 		return null;
 	}
-	const state = readState(staticData);
+	const saved = readState(staticData);
+	if (saved) forgetTakenPosition(key);
+	// Handed no position: the one this process took at the activation, which n8n did not save, if any.
+	const kept = saved ? undefined : takenPosition(key);
+	const state = saved ?? (kept?.fingerprint === config.fingerprint ? kept : undefined);
 	if (!state || state.fingerprint !== config.fingerprint) {
-		writeState(staticData, await activate(ctx, config));
+		const start = await activate(ctx, config);
+		writeState(staticData, start);
+		if (!saved) keepTakenPosition(key, start);
 		return null;
 	}
 

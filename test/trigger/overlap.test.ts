@@ -146,14 +146,47 @@ function reordered(value: unknown): IDataObject {
 	return flip(value) as IDataObject;
 }
 
-it("a poll that delivered nothing is not awaited: handed the position from before it, the next poll reads (n8n saved that poll's position before its turn ended, or the workflow starts afresh)", async () => {
+it("a poll that delivered nothing is not awaited: handed the position from before it, the next poll reads (n8n saved that poll's position before its turn ended)", async () => {
 	const handle = handleFor(sandbox);
 	expect(await handle.poll()).toBeNull();
-	// The first scheduled poll of n8n's durable scheduler may be handed no position at all: it activates anew.
-	handle.load({});
+	const atActivation = snapshot(handle.staticData()) as IDataObject;
+	expect(await handle.poll()).toBeNull();
+	handle.load(atActivation);
 	const lists = sandbox.requests.count({ method: 'GET', path: '/jobs' });
 	expect(await handle.poll()).toBeNull();
 	expect(sandbox.requests.count({ method: 'GET', path: '/jobs' })).toBeGreaterThan(lists);
 	const [id] = sandbox.control.insertJobs(1, { status: 'finished' });
 	expect(keys(await pollJson(handle))).toEqual([`${id}:finished`]);
+});
+
+describe("n8n's durable scheduler: the poll at activation is a test whose position n8n does not save", () => {
+	it('the first scheduled poll, handed no position, starts from where the activation stood: a job that failed in between is delivered, once', async () => {
+		const handle = handleFor(sandbox);
+		expect(await handle.poll()).toBeNull();
+		const [between] = sandbox.control.insertJobs(1, { status: 'failed' });
+		handle.load({});
+		expect(keys(await pollJson(handle))).toEqual([`${between}:failed`]);
+		const left = snapshot(handle.staticData()) as IDataObject;
+		// The save of that poll's position is on its way: the next poll is handed none again.
+		handle.load({});
+		expect(await pollJson(handle)).toEqual([]);
+		const [later] = sandbox.control.insertJobs(1, { status: 'finished' });
+		handle.load(left);
+		expect(keys(await pollJson(handle))).toEqual([`${later}:finished`]);
+	});
+
+	it('once n8n hands a saved position, a poll handed none again (the workflow started afresh) takes a new position', async () => {
+		const handle = handleFor(sandbox);
+		expect(await handle.poll()).toBeNull();
+		handle.load({});
+		expect(await handle.poll()).toBeNull();
+		handle.load(snapshot(handle.staticData()) as IDataObject);
+		expect(await handle.poll()).toBeNull();
+		// A job that failed before the workflow started afresh: the new position is taken after it.
+		sandbox.control.insertJobs(1, { status: 'failed' });
+		handle.load({});
+		expect(await handle.poll()).toBeNull();
+		const [after] = sandbox.control.insertJobs(1, { status: 'failed' });
+		expect(keys(await pollJson(handle))).toEqual([`${after}:failed`]);
+	});
 });
