@@ -91,8 +91,7 @@ async function pollOnce(
 	const saved = readState(staticData);
 	if (saved) forgetTakenPosition(key);
 	// Handed no position: the one this process took at the activation, which n8n did not save, if any.
-	const kept = saved ? undefined : takenPosition(key);
-	const state = saved ?? (kept?.fingerprint === config.fingerprint ? kept : undefined);
+	const state = saved ?? takenPosition(key);
 	if (!state || state.fingerprint !== config.fingerprint) {
 		const start = await activate(ctx, config);
 		writeState(staticData, start);

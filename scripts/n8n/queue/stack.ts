@@ -286,8 +286,10 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			}
 		};
 
-		/** Starts a process, on other ports if one was taken before n8n bound it. Main keeps its HTTP port (the
-		 * stack's URL): only its task-runner broker port is picked again. */
+		/**
+		 * Starts a process, on other ports if one was taken before n8n bound it. Main keeps its HTTP port (the
+		 * stack's URL): only its task-runner broker port is picked again.
+		 */
 		const launchWithFreshPorts = (slot: Slot): Promise<void> =>
 			startOnFreshPorts(
 				() => launch(slot),
