@@ -1,5 +1,6 @@
 import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
+import { safeRegex } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 import { credentialsFor, runNode } from '../../harness/engine';
 import { rlList as rl } from '../../harness/locator';
@@ -56,6 +57,11 @@ describe('group: validation before any request', () => {
 			}),
 		).rejects.toThrow('Not a valid ID: IDs are UUIDs');
 		expect(sandbox.requests.count()).toBe(before);
+	});
+
+	it("the harness runs n8n's regex checks without n8n's 250 ms wall-clock budget (test/harness/engine.ts)", () => {
+		// Backtracks for about 0.7 s here: n8n's own engine would throw "Regular expression execution timed out".
+		expect(safeRegex.test('^(a+)+$', `${'a'.repeat(23)}!`)).toBe(false);
 	});
 
 	it('create: an Account that is not a UUID', async () => {
