@@ -124,8 +124,11 @@ describe('Parallel Requests Auto remembers what it learnt about a service', () =
 		// with room for a loaded machine (12 were seen beside n8n's install).
 		const later = refused.filter((r) => r.at >= firstRoundEnds);
 		expect(later.length).toBeLessThanOrEqual(20);
-		// And the memory holds what this run learnt, not the old limit.
+		// And the memory holds what this run learnt, not the old limit, and no rate budget: a 503 says the service
+		// cannot take more now, not how many it takes per window (12 of the first round would otherwise become
+		// the budget of every later window).
 		expect(learntLimit()!).toBeLessThanOrEqual(REMEMBERED / 4);
+		expect(recall(serviceKey(sandbox.baseUrl, sandbox.clientId))?.budget).toBeUndefined();
 	}, 60_000);
 
 	it('a rate-limited service: the second execution starts with the learnt budget, its first window gets at most one 429, and it gets no more 429s than the first', async () => {

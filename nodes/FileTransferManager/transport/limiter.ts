@@ -270,15 +270,19 @@ function fixedLimit(limiter: Limiter): number {
 const WINDOW_MARGIN = 1.1;
 
 /**
- * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now. With more
- * than one request at once, each window of a rate limit would otherwise end in as many 429s as requests
- * in flight; one at a time ends each in one 429 anyway, and learns nothing. What the
- * service accepted since the last such pause becomes the budget per window of `waitMs` when it looks
- * like a rate limit rather than a passing refusal: at least as many as the requests in flight at once
- * (and at least DEFAULT_PARALLEL),
- * or a second such window in a row.
+ * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now.
+ *
+ * A 429 (`rateLimited`) also teaches a rate budget. With more than one request at once, each window of a rate
+ * limit would otherwise end in as many 429s as requests in flight; one at a time ends each in one 429 anyway,
+ * and learns nothing. What the service accepted since the last such pause becomes the budget per window of
+ * `waitMs` when it looks like a rate limit rather than a passing refusal: at least as many as the requests in
+ * flight at once (and at least DEFAULT_PARALLEL), or a second such window in a row.
+ *
+ * A 503 teaches none: the contract's 503 is a service that cannot take more now, which Auto's limit answers
+ * (adaptive.ts). Read as a rate, an overload that passed would hold every later window to what one overloaded
+ * window took, and the executions after it too (learnt.ts).
  */
-export function notePause(limiter: Limiter, waitMs: number): void {
+export function notePause(limiter: Limiter, waitMs: number, rateLimited: boolean): void {
 	if (waitMs <= 0) return;
 	const now = Date.now();
 	const until = now + waitMs;
@@ -286,8 +290,9 @@ export function notePause(limiter: Limiter, waitMs: number): void {
 	// A 429 that arrives while a pause is set was sent before it: the same window.
 	const newWindow = limiter.pausedUntil < now;
 	limiter.pausedUntil = until;
-	if (!newWindow) return;
+	if (!newWindow || !rateLimited) return;
 	const accepted = limiter.acceptedSincePause;
+	limiter.acceptedSincePause = 0;
 	limiter.windowRefused = true;
 	const repeated = limiter.acceptedBefore !== undefined && limiter.acceptedBefore > 0;
 	if (limiter.budget !== undefined) {
@@ -300,6 +305,5 @@ export function notePause(limiter: Limiter, waitMs: number): void {
 		limiter.windowSent = 0;
 	}
 	limiter.acceptedBefore = accepted;
-	limiter.acceptedSincePause = 0;
 	keepLearnt(limiter);
 }
