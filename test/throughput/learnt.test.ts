@@ -112,10 +112,13 @@ describe('Parallel Requests Auto remembers what it learnt about a service', () =
 		expect(gets.length - refused.length).toBe(count);
 		// The rounds between the pauses the Retry-After sets: the first round is what the node had sent, or was
 		// sending (a busy machine takes a while over 100 requests), when the first refusal came back. It
-		// started at the remembered limit (a fresh start sends 8 before an answer).
+		// started at the remembered limit (a fresh start sends 8 before an answer). On a busy machine the items
+		// start 32 at a time while answers come in, and an answer the service carried out (it takes 4 + 8) can
+		// free a slot for one more before the first refusal is read.
 		const arrivals = gets.map((r) => r.at).sort((a, b) => a - b);
 		const gap = arrivals.findIndex((at, i) => i > 0 && at - arrivals[i - 1] >= 1000);
-		expect(gap).toBe(REMEMBERED);
+		expect(gap).toBeGreaterThanOrEqual(REMEMBERED);
+		expect(gap).toBeLessThanOrEqual(REMEMBERED + 12);
 		const firstRoundEnds = arrivals[gap];
 		expect(refused.filter((r) => r.at < firstRoundEnds).length).toBeGreaterThan(0);
 		// A remembered limit refused before any clean answer goes back to the start: after that round, about as

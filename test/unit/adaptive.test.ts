@@ -148,12 +148,20 @@ describe('Parallel Requests Auto, resumed where an earlier execution ended (resu
 		expect(small.limit).toBe(3);
 	});
 
-	it('once an answer of this run was clean, a refusal halves it as any learnt limit', () => {
+	it('so does a refusal of a request sent before the first clean answer came back, read after it', () => {
+		const state = newAdaptiveLimit();
+		resumeAt(state, 200, false);
+		noteAnswer(state, { answer: 'clean', sentAt: 0, answeredAt: 40, inFlight: 200 });
+		noteAnswer(state, { answer: 'refused', sentAt: 1, answeredAt: 45, inFlight: 200 });
+		expect(state.limit).toBe(DEFAULT_PARALLEL);
+	});
+
+	it('once an answer of this run was clean, a refusal of a request sent after it halves it as any learnt limit', () => {
 		const state = newAdaptiveLimit();
 		resumeAt(state, 200, false);
 		noteAnswer(state, { answer: 'clean', sentAt: 0, answeredAt: 40, inFlight: 200 });
 		const before = state.limit;
-		noteAnswer(state, { answer: 'refused', sentAt: 1, answeredAt: 45, inFlight: 200 });
+		noteAnswer(state, { answer: 'refused', sentAt: 41, answeredAt: 85, inFlight: 200 });
 		expect(state.limit).toBe(Math.floor(before / 2));
 	});
 });

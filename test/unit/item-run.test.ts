@@ -92,6 +92,20 @@ describe('item loop: results and places', () => {
 		expect(items.mostAtWork()).toBe(2);
 	});
 
+	it('starts 32 items, then lets what they queued leave before it starts more (one turn of the event loop)', async () => {
+		const items = gatedItems(100);
+		const run = watch(runItems(100, 100, items.run));
+		await settle();
+		expect(items.started).toHaveLength(32);
+		// Another turn of the event loop: a timer set now fires after the loop's next start.
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		expect(items.started.length).toBeGreaterThan(32);
+		for (let i = 0; i < 100; i++) items.gates[i].open(String(i));
+		await run.promise;
+		expect(items.started).toEqual(Array.from({ length: 100 }, (_, i) => i));
+		expect(items.mostAtWork()).toBeGreaterThan(32);
+	});
+
 	it('resolves at once with no result for no items', async () => {
 		expect(await runItems(0, 4, async () => 'never')).toEqual([]);
 	});

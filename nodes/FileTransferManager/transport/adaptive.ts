@@ -19,10 +19,12 @@
  * - **Refusals cut at once (AIMD, as TCP and the AWS SDKs' adaptive retry mode)**: a 429, a 503 or a
  *   timeout halves the limit.
  * - **A remembered limit that is refused is dropped**: a run may start from the limit an earlier execution
- *   ended with (learnt.ts, `resumeAt`). A refusal before this run's first clean answer says the service no
- *   longer takes it (its capacity shrank, another client took it): the limit goes back to the start (8) or
- *   below, as a fresh run's would, instead of halving from a limit the service just refused, so that a
- *   memory that turned wrong costs one round trip of refusals, not one per halving.
+ *   ended with (learnt.ts, `resumeAt`). A refusal of a request sent before this run's first clean answer came
+ *   back says the service no longer takes it (its capacity shrank, another client took it): the limit goes
+ *   back to the start (8) or below, as a fresh run's would, instead of halving from a limit the service just
+ *   refused, so that a memory that turned wrong costs one round trip of refusals, not one per halving. By when
+ *   the request was sent, not by which answer is read first: a service that takes a few of the first round
+ *   may answer one of them before its refusals are read.
  * - **One cut per round trip**: only answers to requests sent after the latest cut can cut again, so that
  *   the hundred answers of one overloaded round trip cut once, not a hundred times (TCP's one reduction
  *   per window).
@@ -67,8 +69,11 @@ export interface AdaptiveLimit {
 	fraction: number;
 	/** Local time of the latest cut; answers to requests sent before it cannot cut again. */
 	cutAt: number;
-	/** Taken over from an earlier execution (resumeAt), and no answer of this run was clean yet. */
-	unconfirmed: boolean;
+	/**
+	 * When the first clean answer of a run that was taken over from an earlier execution (resumeAt) came back
+	 * (local ms): Infinity until then; -Infinity in a run that started afresh.
+	 */
+	confirmedAt: number;
 }
 
 export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
@@ -80,7 +85,7 @@ export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
 		slowStart: true,
 		fraction: 0,
 		cutAt: -Infinity,
-		unconfirmed: false,
+		confirmedAt: -Infinity,
 	};
 }
 
@@ -116,7 +121,7 @@ function cut(state: AdaptiveLimit, keep: number, floor: number, now: number): vo
 export function resumeAt(state: AdaptiveLimit, limit: number, slowStart: boolean): void {
 	set(state, limit);
 	state.slowStart = slowStart;
-	state.unconfirmed = true;
+	state.confirmedAt = Infinity;
 }
 
 /** Takes one answer into account; returns whether the limit grew (the limiter then wakes waiting requests). */
@@ -127,12 +132,12 @@ export function noteAnswer(state: AdaptiveLimit, sample: Sample): boolean {
 	const afterCut = sample.sentAt >= state.cutAt;
 	if (sample.answer === 'neutral') return false;
 	if (sample.answer === 'refused') {
-		const keep = state.unconfirmed ? Math.min(REFUSAL_KEEP, AUTO_INITIAL / state.limit) : REFUSAL_KEEP;
-		state.unconfirmed = false;
+		const rememberedRefused = sample.sentAt < state.confirmedAt;
+		const keep = rememberedRefused ? Math.min(REFUSAL_KEEP, AUTO_INITIAL / state.limit) : REFUSAL_KEEP;
 		if (afterCut) cut(state, keep, 1, now);
 		return false;
 	}
-	state.unconfirmed = false;
+	if (state.confirmedAt === Infinity) state.confirmedAt = now;
 	if (elapsed < state.fastestMs) state.fastestMs = elapsed;
 	const queued = elapsed > state.fastestMs * LATENCY_TOLERANCE + LATENCY_SLACK_MS;
 	if (queued && (sample.clientBusy ?? 0) < CLIENT_BUSY) {
