@@ -121,15 +121,15 @@ describe('Parallel Requests Auto remembers what it learnt about a service', () =
 		expect(gap).toBeLessThanOrEqual(REMEMBERED + 12);
 		const firstRoundEnds = arrivals[gap];
 		expect(refused.filter((r) => r.at < firstRoundEnds).length).toBeGreaterThan(0);
-		// A remembered limit refused before any clean answer goes back to the start: after that round, about as
+		// A remembered limit refused in its first round goes back to the start: after that round, about as
 		// few refusals as a fresh run gets (test/throughput/concurrency.test.ts). Halving it would send 50 into
 		// the next round, of which the service takes 12: at least 38 refusals. The bound sits between the two,
 		// with room for a loaded machine (12 were seen beside n8n's install).
 		const later = refused.filter((r) => r.at >= firstRoundEnds);
 		expect(later.length).toBeLessThanOrEqual(20);
 		// And the memory holds what this run learnt, not the old limit, and no rate budget: a 503 says the service
-		// cannot take more now, not how many it takes per window (12 of the first round would otherwise become
-		// the budget of every later window).
+		// cannot take more now, not how many it takes per window (read as a rate, what the service carried out
+		// before the first refusal would hold every later window: 17 was seen).
 		expect(learntLimit()!).toBeLessThanOrEqual(REMEMBERED / 4);
 		expect(recall(serviceKey(sandbox.baseUrl, sandbox.clientId))?.budget).toBeUndefined();
 	}, 60_000);

@@ -9,9 +9,9 @@ import type { ItemContext } from '../execution/item';
 
 /**
  * Items started in one go: then the loop waits for the event loop's next turn, so that the requests they queued
- * leave before more items read their parameters. Without it, every item of a large input with Auto (whose items
- * all start at once) read its parameters before the first request left, and a service that sets the pace waited
- * for that (about 0.4 s for 1,000 items, bench/README.md).
+ * leave before more items read their parameters. Otherwise every item of a large input under Auto (whose items
+ * all start at once) would read its parameters before the first request leaves, and a service that sets the pace
+ * would wait for that (about 0.4 s for 1,000 items, bench/README.md).
  */
 const STARTS_PER_TURN = 32;
 
