@@ -152,7 +152,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 	it('holds every later request until the pause ends', async () => {
 		const ctx = newContext();
 		const limiter = limiterOf(ctx);
-		notePause(limiter, 1000, true);
+		notePause(limiter, 1000, 429);
 		expect(limiter.pausedUntil).toBe(Date.now() + 1000);
 		const waiting = watch(acquire(ctx));
 		await jest.advanceTimersByTimeAsync(999);
@@ -166,7 +166,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		const ctx = newContext();
 		const limiter = limiterOf(ctx);
 		for (let i = 0; i < 8; i++) noteAccepted(limiter);
-		notePause(limiter, 1000, true);
+		notePause(limiter, 1000, 429);
 		expect(limiter.budget).toBe(8);
 		expect(limiter.windowMs).toBeCloseTo(1100);
 		await jest.advanceTimersByTimeAsync(1000);
@@ -182,16 +182,16 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		const ctx = newContext();
 		const limiter = limiterOf(ctx);
 		for (let i = 0; i < 8; i++) noteAccepted(limiter);
-		notePause(limiter, 1000, false);
+		notePause(limiter, 1000, 503);
 		expect(limiter.pausedUntil).toBe(Date.now() + 1000);
 		expect(limiter.budget).toBeUndefined();
 		await jest.advanceTimersByTimeAsync(1001);
 		for (let i = 0; i < 8; i++) noteAccepted(limiter);
-		notePause(limiter, 1000, false);
+		notePause(limiter, 1000, 503);
 		expect(limiter.budget).toBeUndefined();
 		// A 429 after them counts what was accepted since the last 429, the 503s' pauses included.
 		await jest.advanceTimersByTimeAsync(1001);
-		notePause(limiter, 1000, true);
+		notePause(limiter, 1000, 429);
 		expect(limiter.budget).toBe(16);
 	});
 
@@ -200,23 +200,23 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		setParallel(ctx, { mode: 'fixed', requests: 1 });
 		const limiter = limiterOf(ctx);
 		for (let i = 0; i < 20; i++) noteAccepted(limiter);
-		notePause(limiter, 1000, true);
+		notePause(limiter, 1000, 429);
 		expect(limiter.budget).toBeUndefined();
 	});
 
 	it('ignores a pause of zero or less, and never shortens a longer pause', async () => {
 		const limiter = limiterOf(newContext());
-		notePause(limiter, 0, true);
-		notePause(limiter, -5, true);
+		notePause(limiter, 0, 429);
+		notePause(limiter, -5, 429);
 		expect(limiter.pausedUntil).toBe(0);
-		notePause(limiter, 5000, true);
-		notePause(limiter, 1000, true);
+		notePause(limiter, 5000, 429);
+		notePause(limiter, 1000, 429);
 		expect(limiter.pausedUntil).toBe(Date.now() + 5000);
 	});
 
 	it('waits no longer than the request\'s own deadline (waitUntil)', async () => {
 		const ctx = newContext();
-		notePause(limiterOf(ctx), 10_000, true);
+		notePause(limiterOf(ctx), 10_000, 429);
 		const waiting = watch(acquire(ctx, undefined, undefined, Date.now() + 100));
 		await jest.advanceTimersByTimeAsync(99);
 		expect(waiting.state()).toBe('pending');
@@ -226,7 +226,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 
 	it('ends the wait when the execution is stopped, handing over the slot (the attempt fails as canceled)', async () => {
 		const ctx = newContext();
-		notePause(limiterOf(ctx), 10_000, true);
+		notePause(limiterOf(ctx), 10_000, 429);
 		const cancel = new AbortController();
 		const waiting = watch(acquire(ctx, cancel.signal));
 		await jest.advanceTimersByTimeAsync(10);
@@ -241,7 +241,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		const ctx = newContext();
 		const limiter = limiterOf(ctx);
 		const items = itemStops(6);
-		notePause(limiter, 10_000, true);
+		notePause(limiter, 10_000, 429);
 		const waiting = acquire(ctx, undefined, items.signal(5));
 		await jest.advanceTimersByTimeAsync(10);
 		expect(limiter.active).toBe(1);

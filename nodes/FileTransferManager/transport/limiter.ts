@@ -272,7 +272,7 @@ const WINDOW_MARGIN = 1.1;
 /**
  * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now.
  *
- * A 429 (`rateLimited`) also teaches a rate budget. With more than one request at once, each window of a rate
+ * A 429 (the answer's `status`) also teaches a rate budget. With more than one request at once, each window of a rate
  * limit would otherwise end in as many 429s as requests in flight; one at a time ends each in one 429 anyway,
  * and learns nothing. What the service accepted since the last such pause becomes the budget per window of
  * `waitMs` when it looks like a rate limit rather than a passing refusal: at least as many as the requests in
@@ -282,7 +282,7 @@ const WINDOW_MARGIN = 1.1;
  * (adaptive.ts). Read as a rate, an overload that passed would hold every later window to what one overloaded
  * window took, and the executions after it too (learnt.ts).
  */
-export function notePause(limiter: Limiter, waitMs: number, rateLimited: boolean): void {
+export function notePause(limiter: Limiter, waitMs: number, status: number | undefined): void {
 	if (waitMs <= 0) return;
 	const now = Date.now();
 	const until = now + waitMs;
@@ -290,7 +290,7 @@ export function notePause(limiter: Limiter, waitMs: number, rateLimited: boolean
 	// A 429 that arrives while a pause is set was sent before it: the same window.
 	const newWindow = limiter.pausedUntil < now;
 	limiter.pausedUntil = until;
-	if (!newWindow || !rateLimited) return;
+	if (!newWindow || status !== 429) return;
 	const accepted = limiter.acceptedSincePause;
 	limiter.acceptedSincePause = 0;
 	limiter.windowRefused = true;

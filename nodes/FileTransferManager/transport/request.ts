@@ -239,7 +239,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 				refusalNoted = true;
 				const after = retryAfterSeconds(header(headers, 'retry-after'));
 				noteLoad(limiter, { answer: 'refused', sentAt, answeredAt: Date.now(), inFlight });
-				if (after !== undefined) notePause(limiter, retryDelayMs(attempt, settings, after), status === 429);
+				if (after !== undefined) notePause(limiter, retryDelayMs(attempt, settings, after), status);
 			},
 		};
 		try {
@@ -324,7 +324,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		const after = verdict === 'not-carried-out' ? retryAfterSeconds(retryAfterHeader) : undefined;
 		// The service asked for a pause: every request of this node keeps it, not only this one (set already when
 		// the answer's headers came in, except for the token request's).
-		if (after !== undefined && !refusalNoted) notePause(limiter, retryDelayMs(attempt, settings, after), facts.status === 429);
+		if (after !== undefined && !refusalNoted) notePause(limiter, retryDelayMs(attempt, settings, after), facts.status);
 		if (policyRepeats) {
 			await pause(retryDelayMs(attempt, settings, after), cancel);
 			if (verdict === 'ambiguous') ambiguousEarlier = true;
