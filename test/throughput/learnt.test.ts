@@ -62,9 +62,8 @@ function startedWith(gets: RequestRecord[]): number {
 const learntLimit = (on: Sandbox = sandbox) => recall(serviceKey(on.baseUrl, on.clientId))?.limit;
 
 /**
- * A first execution against a healthy service 150 ms away (far enough that a busy machine's delays do not
- * read as queueing): Auto climbs from 8. Returns the limit it ended with, well above the start (else the
- * tests below could not tell a remembered limit from a fresh one).
+ * A first execution against a healthy service 150 ms away: Auto climbs from 8. Returns the limit it ended
+ * with, well above the start (else the tests below could not tell a remembered limit from a fresh one).
  */
 async function learnAgainstHealthyService(): Promise<number> {
 	sandbox.network.set({ latencyMs: 150 });
@@ -75,8 +74,7 @@ async function learnAgainstHealthyService(): Promise<number> {
 	expect(startedWith(gets)).toBeLessThanOrEqual(DEFAULT_PARALLEL);
 	const learnt = learntLimit();
 	expect(learnt).toBeDefined();
-	// Anything above the start tells a remembered limit from a fresh one; a loaded machine cuts the climb early
-	// (14 was seen with both cores busy).
+	// Anything above the start tells a remembered limit from a fresh one.
 	expect(learnt!).toBeGreaterThan(DEFAULT_PARALLEL);
 	return learnt!;
 }
@@ -110,26 +108,28 @@ describe('Parallel Requests Auto remembers what it learnt about a service', () =
 		const gets = await execute(count);
 		const refused = gets.filter((r) => r.status === 503);
 		expect(gets.length - refused.length).toBe(count);
-		// The rounds between the pauses the Retry-After sets: the first round is what the node had sent, or was
-		// sending (a busy machine takes a while over 100 requests), when the first refusal came back. It
-		// started at the remembered limit (a fresh start sends 8 before an answer). On a busy machine the items
-		// start 32 at a time while answers come in, and an answer the service carried out (it takes 4 + 8) can
-		// free a slot for one more before the first refusal is read.
-		const arrivals = gets.map((r) => r.at).sort((a, b) => a - b);
-		const gap = arrivals.findIndex((at, i) => i > 0 && at - arrivals[i - 1] >= 1000);
-		expect(gap).toBeGreaterThanOrEqual(REMEMBERED);
-		expect(gap).toBeLessThanOrEqual(REMEMBERED + 12);
-		const firstRoundEnds = arrivals[gap];
-		expect(refused.filter((r) => r.at < firstRoundEnds).length).toBeGreaterThan(0);
+		// The first round is the remembered limit's 100 requests: all sent before the node read its first
+		// refusal, or while it did. More refusals among them than a fresh start gets against this service (at most
+		// 20, test/throughput/concurrency.test.ts) show the run started at the remembered limit; how many depends on
+		// how fast the machine sends 100 requests while the service carries out 4 at once: 88 when all arrive before
+		// it frees a place, fewer the longer the sending takes (65 were seen with the sandbox in the node's process).
+		const arrivals = [...gets].sort((x, y) => x.at - y.at);
+		const firstRound = arrivals.slice(0, REMEMBERED);
+		expect(firstRound.filter((r) => r.status === 503).length).toBeGreaterThan(20);
 		// A remembered limit refused in its first round goes back to the start: after that round, about as
-		// few refusals as a fresh run gets (test/throughput/concurrency.test.ts). Halving it would send 50 into
-		// the next round, of which the service takes 12: at least 38 refusals. The bound sits between the two,
-		// with room for a loaded machine (12 were seen beside n8n's install).
-		const later = refused.filter((r) => r.at >= firstRoundEnds);
+		// few refusals as a fresh run gets. Halving it would keep 50 in flight against a service that takes 12:
+		// at least 38 refusals more. The bound sits between the two, with room for a loaded machine (12 were seen
+		// beside n8n's install). The refused requests wait their own Retry-After; under Auto a 503 holds back no
+		// other request (limiter.ts notePause).
+		const later = arrivals.slice(REMEMBERED).filter((r) => r.status === 503);
 		expect(later.length).toBeLessThanOrEqual(20);
 		// And the memory holds what this run learnt, not the old limit, and no rate budget: a 503 says the service
 		// cannot take more now, not how many it takes per window (read as a rate, what the service carried out
-		// before the first refusal would hold every later window: 17 was seen).
+		// before the first refusal would hold every later window: 17 was seen). It says where the service ran
+		// out of room: more than the 12 it holds, far fewer than the 100 the memory claimed.
+		const kept = recall(serviceKey(sandbox.baseUrl, sandbox.clientId));
+		expect(kept?.overload?.inFlight).toBeGreaterThan(12);
+		expect(kept?.overload?.inFlight).toBeLessThan(REMEMBERED / 2);
 		expect(learntLimit()!).toBeLessThanOrEqual(REMEMBERED / 4);
 		expect(recall(serviceKey(sandbox.baseUrl, sandbox.clientId))?.budget).toBeUndefined();
 	}, 60_000);

@@ -2,14 +2,21 @@
  * Parallel Requests "Auto" alone (transport/adaptive.ts): the limit that the answers teach, sample by sample.
  */
 import type { AdaptiveLimit, Sample } from '../../nodes/FileTransferManager/transport/adaptive';
-import { AUTO_DEFAULT_CAP, newAdaptiveLimit, noteAnswer, resumeAt } from '../../nodes/FileTransferManager/transport/adaptive';
+import {
+	AUTO_DEFAULT_CAP,
+	newAdaptiveLimit,
+	noteAnswer,
+	OVERLOAD_KEEP,
+	OVERLOAD_LEARNT_ABOVE,
+	resumeAt,
+} from '../../nodes/FileTransferManager/transport/adaptive';
 import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
 
 /** One round trip: `limit` requests sent at `at`, all answered after `ms` the same way. */
-function roundTrip(state: AdaptiveLimit, at: number, ms: number, answer: Sample['answer'] = 'clean', clientBusy = 0): number {
+function roundTrip(state: AdaptiveLimit, at: number, ms: number, answer: Sample['answer'] = 'clean'): number {
 	const sent = state.limit;
 	for (let i = 0; i < sent; i++) {
-		noteAnswer(state, { answer, sentAt: at, answeredAt: at + ms, inFlight: sent, clientBusy });
+		noteAnswer(state, { answer, sentAt: at, answeredAt: at + ms, inFlight: sent });
 	}
 	return at + ms;
 }
@@ -72,32 +79,60 @@ describe('Parallel Requests Auto', () => {
 		expect(state.limit).toBe(1);
 	});
 
-	it('cuts when answers take well over twice the fastest, by that ratio, at most by half, never below the start', () => {
-		const state = newAdaptiveLimit();
-		let now = growTo(state, 60);
-		const before = state.limit;
-		// 100 ms against 2 × 40 + 10 = 90: keep 90 %.
-		now = roundTrip(state, now, 100);
-		expect(state.limit).toBe(Math.floor(before * 0.9));
-		// 1 s: at most by half.
-		const second = state.limit;
-		now = roundTrip(state, now, 1000);
-		expect(state.limit).toBe(Math.floor(second / 2));
-		for (let i = 0; i < 5; i++) now = roundTrip(state, now, 1000);
-		expect(state.limit).toBe(DEFAULT_PARALLEL);
-	});
-
-	it('does not read slow answers as a queue at the service while the node itself was busy', () => {
+	it('slow answers neither cut nor end slow start: the node\'s own work slows them as much as a queue would', () => {
 		const state = newAdaptiveLimit();
 		let now = roundTrip(state, 0, 40);
+		for (const ms of [400, 2000]) {
+			const before = state.limit;
+			now = roundTrip(state, now, ms);
+			expect(state.limit).toBe(Math.floor(before * 1.5));
+			expect(state.slowStart).toBe(true);
+		}
+	});
+
+	it(`a 503 with more than ${OVERLOAD_LEARNT_ABOVE} in flight bounds the limit at ${OVERLOAD_KEEP} of them for the rest of the run`, () => {
+		const state = newAdaptiveLimit();
+		let now = growTo(state, 100);
+		// 90 in flight when the 503 was sent: halved at once, and at most 72 from then on, however clean the answers.
 		const before = state.limit;
-		now = roundTrip(state, now, 200, 'clean', 0.95);
-		expect(state.limit).toBeGreaterThan(before);
-		expect(state.slowStart).toBe(true);
-		const grown = state.limit;
-		roundTrip(state, now, 200, 'clean', 0.5);
-		expect(state.limit).toBeLessThan(grown);
-		expect(state.slowStart).toBe(false);
+		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 40, inFlight: 90 });
+		expect(state.overload).toEqual({ inFlight: 90, at: now + 40 });
+		expect(state.limit).toBe(Math.min(Math.floor(before / 2), Math.floor(90 * OVERLOAD_KEEP)));
+		now += 40;
+		for (let i = 0; i < 30; i++) now = roundTrip(state, now, 40);
+		expect(state.limit).toBe(Math.floor(90 * OVERLOAD_KEEP));
+		// A 503 at fewer in flight lowers the bound; one at more does not raise it.
+		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 40, inFlight: 50 });
+		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 41, inFlight: 70 });
+		expect(state.overload?.inFlight).toBe(50);
+		for (let i = 0; i < 30; i++) now = roundTrip(state, now + 41, 40);
+		expect(state.limit).toBe(Math.floor(50 * OVERLOAD_KEEP));
+	});
+
+	it('counts what the service held at a 503 by the requests ahead of the refused one, not all in flight when it was sent', () => {
+		const state = newAdaptiveLimit();
+		const now = growTo(state, 300);
+		// 250 in flight when it was sent, but only 80 sent before it were still unanswered when its 503 came: the
+		// others had been answered, their answers not yet read.
+		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 1, inFlight: 250, ahead: 80 });
+		expect(state.overload?.inFlight).toBe(81);
+		expect(state.limit).toBe(Math.floor(81 * OVERLOAD_KEEP));
+	});
+
+	it(`a 503 with ${OVERLOAD_LEARNT_ABOVE} or fewer in flight, a 429 and a timeout halve the limit but bound nothing`, () => {
+		for (const [answer, inFlight] of [
+			['overloaded', OVERLOAD_LEARNT_ABOVE],
+			['refused', 200],
+		] as const) {
+			const state = newAdaptiveLimit();
+			let now = growTo(state, 200);
+			const before = state.limit;
+			noteAnswer(state, { answer, sentAt: now, answeredAt: now + 40, inFlight });
+			expect(state.limit).toBe(Math.floor(before / 2));
+			expect(state.overload).toBeUndefined();
+			for (let i = 0; i < 200 && state.limit < AUTO_DEFAULT_CAP; i++) now = roundTrip(state, now + 40, 40);
+			expect(state.limit).toBe(AUTO_DEFAULT_CAP);
+		}
 	});
 
 	it('after a cut, grows by about the square root of the limit per round trip', () => {
@@ -119,7 +154,7 @@ describe('Parallel Requests Auto', () => {
 		const state = newAdaptiveLimit();
 		roundTrip(state, 0, 5000, 'neutral');
 		expect(state.limit).toBe(DEFAULT_PARALLEL);
-		expect(state.fastestMs).toBe(Infinity);
+		expect(state.slowStart).toBe(true);
 	});
 });
 
@@ -134,6 +169,18 @@ describe('Parallel Requests Auto, resumed where an earlier execution ended (resu
 		resumeAt(capped, 60, false);
 		expect(capped.limit).toBe(24);
 		expect(capped.slowStart).toBe(false);
+	});
+
+	it('stays below where the service ran out of room, if that is remembered, and still finds it lower', () => {
+		const state = newAdaptiveLimit();
+		resumeAt(state, 200, true, { inFlight: 81, at: 0 });
+		expect(state.limit).toBe(Math.floor(81 * OVERLOAD_KEEP));
+		let now = 0;
+		for (let i = 0; i < 10; i++) now = roundTrip(state, now, 40);
+		expect(state.limit).toBe(Math.floor(81 * OVERLOAD_KEEP));
+		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 40, inFlight: 40 });
+		expect(state.overload).toEqual({ inFlight: 40, at: now + 40 });
+		expect(state.limit).toBe(Math.floor(81 * OVERLOAD_KEEP / 2));
 	});
 
 	it('a refusal before any clean answer of this run takes it back to the start, not to half', () => {

@@ -53,6 +53,18 @@ describe('what Auto learnt, per service', () => {
 		expect(recall('a')).toBeUndefined();
 	});
 
+	it('forgets where the service ran out of room its age after the 503 that taught it, however often confirmed since', () => {
+		remember('a', { ...limits(40), overload: { inFlight: 81, at: now } }, 1000);
+		for (let i = 0; i < 4; i++) {
+			now += KEPT_MS / 4;
+			expect(recall('a')?.overload).toEqual({ inFlight: 81, at: 1_000_000 });
+			remember('a', recall('a')!, 1000);
+		}
+		now += 1;
+		expect(recall('a')?.limit).toBe(40);
+		expect(recall('a')?.overload).toBeUndefined();
+	});
+
 	it('hands out copies: a run changes its own limits, not the memory', () => {
 		remember('a', limits(40), 1000);
 		const copy = recall('a')!;

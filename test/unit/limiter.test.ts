@@ -9,9 +9,11 @@ import type { Limiter } from '../../nodes/FileTransferManager/transport/limiter'
 import {
 	acquire,
 	limiterOf,
+	markSent,
 	noteAccepted,
 	notePause,
 	release,
+	sentAheadOf,
 	setParallel,
 	StoppedError,
 } from '../../nodes/FileTransferManager/transport/limiter';
@@ -193,6 +195,41 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		await jest.advanceTimersByTimeAsync(1001);
 		notePause(limiter, 1000, 429);
 		expect(limiter.budget).toBe(16);
+	});
+
+	it('under Auto, a 503 holds back no other request (Auto has cut its limit), while a 429 still holds back all', async () => {
+		const ctx = newContext();
+		setParallel(ctx, { mode: 'auto', max: 1000 });
+		const limiter = limiterOf(ctx);
+		notePause(limiter, 1000, 503);
+		expect(limiter.pausedUntil).toBe(0);
+		const next = watch(acquire(ctx));
+		await settle();
+		expect(next.state()).toBe('resolved');
+		notePause(limiter, 1000, 429);
+		const after429 = watch(acquire(ctx));
+		await jest.advanceTimersByTimeAsync(999);
+		expect(after429.state()).toBe('pending');
+		await jest.advanceTimersByTimeAsync(1);
+		expect(after429.state()).toBe('resolved');
+	});
+
+	it('counts the requests sent before one that are still unanswered (what the service held at its 503)', async () => {
+		const ctx = newContext();
+		setParallel(ctx, { mode: 'fixed', requests: 10 });
+		const limiter = limiterOf(ctx);
+		const sent: number[] = [];
+		for (let i = 0; i < 6; i++) {
+			await acquire(ctx);
+			sent.push(markSent(limiter));
+		}
+		expect(sentAheadOf(limiter, sent[5])).toBe(5);
+		// Answered: the first, and one sent after the fifth, neither of which the service holds any more.
+		release(limiter, sent[0]);
+		release(limiter, sent[5]);
+		expect(sentAheadOf(limiter, sent[4])).toBe(3);
+		expect(sentAheadOf(limiter, sent[1])).toBe(0);
+		expect(limiter.active).toBe(4);
 	});
 
 	it('learns nothing from a refusal when one request at a time is sent', () => {

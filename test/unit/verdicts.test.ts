@@ -9,8 +9,12 @@ import { retryAfterSeconds, retryDelayMs } from '../../nodes/FileTransferManager
 const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({ headers: {}, body: undefined, ...overrides });
 
 describe('loadSignalOf (what a failure tells Parallel Requests Auto)', () => {
-	it.each([429, 503, 504])('HTTP %i is a refusal: the service is overloaded', (status) => {
+	it.each([429, 504])('HTTP %i is a refusal', (status) => {
 		expect(loadSignalOf(facts({ status }))).toBe('refused');
+	});
+
+	it('HTTP 503 is an overload: the service has no room for it now', () => {
+		expect(loadSignalOf(facts({ status: 503 }))).toBe('overloaded');
 	});
 
 	it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'])('%s is a refusal: connections shed or timed out', (code) => {

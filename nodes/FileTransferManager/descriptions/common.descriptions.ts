@@ -117,7 +117,7 @@ export const requestOptions: INodeProperties = {
 					name: 'Auto',
 					value: 'auto',
 					description:
-						'Start with 8 at once and go faster while the service answers quickly; slow down at once when it refuses (429, 503), times out or answers more slowly',
+						'Start with 8 at once and go faster while the service answers; slow down at once when it refuses (429, 503) or times out, and stay below where it ran out of room',
 				},
 				{
 					name: 'Fixed Number',

@@ -4,20 +4,26 @@
  * alone (test/unit/adaptive.test.ts) and the limiter only reads `limit`.
  *
  * What it follows, and why:
- * - **Growth as TCP's slow start, with the guard of Netflix's concurrency-limits**: while answers come back
- *   fast and clean, every one of them adds half a request to the limit, so the limit grows ×1.5 per round trip
- *   (TCP's slow start with delayed acknowledgements), but only while at least half of it is in use. A node
- *   that sends one page after another never grows a limit it never tries. Half, not TCP's whole step: the
- *   first window of a rate limit ends in about as many refusals as the limit holds by then (they are on the
- *   wire before the first 429 comes back), and ×2 per round trip doubled those (bench/README.md).
- * - **Latency as the early signal (TCP Vegas, Netflix's Gradient2, Envoy's adaptive concurrency)**: a
- *   service that queues answers more slowly before it refuses. An answer that took more than
- *   `LATENCY_TOLERANCE` times the fastest one seen (plus `LATENCY_SLACK_MS`, so that a service on the same
- *   host, whose answers take a millisecond or two, is not read as queueing from scheduling noise) cuts the
- *   limit by the ratio of the two, at most by half, and ends slow start: from then on it grows by
- *   about √limit per round trip (Gradient2's queue allowance).
- * - **Refusals cut at once (AIMD, as TCP and the AWS SDKs' adaptive retry mode)**: a 429, a 503 or a
- *   timeout halves the limit.
+ * - **Growth as TCP's slow start**: while answers come back clean, every one of them adds half a request to the
+ *   limit, so the limit grows ×1.5 per round trip (TCP's slow start with delayed acknowledgements), but only
+ *   while at least half of it is in use. A node that sends one page after another never grows a limit it never
+ *   tries. Half, not TCP's whole step: the first window of a rate limit ends in about as many refusals as the
+ *   limit holds by then (they are on the wire before the first 429 comes back), and ×2 per round trip doubled
+ *   those (bench/README.md).
+ * - **Refusals cut at once (AIMD, as TCP and the AWS SDKs' adaptive retry mode)**: a 429, a 503 or a timeout
+ *   halves the limit and ends slow start: from then on it grows by about √limit per round trip (the queue
+ *   allowance of Netflix's Gradient2).
+ * - **Where the service ran out of room is remembered**: a 503 is the contract's "cannot take more now". The
+ *   fewest requests the service held with one it refused (the ones sent before it and still unanswered, plus
+ *   itself; more than `OVERLOAD_LEARNT_ABOVE`: a 503 to a few requests says the service is down, not full) bound
+ *   the limit at `OVERLOAD_KEEP` of them, for this run and, through learnt.ts, for the next executions until
+ *   `KEPT_MS` after that 503. So an execution meets a service's capacity once, with a few refusals, and the ones
+ *   after it stay just below it without any.
+ * - **Latency is not a signal**: on a machine of a few cores, the node's own work on hundreds of answers slows
+ *   them as much as a service's queue does, and no measure of the node's own load tells the two apart
+ *   (bench/README.md tried four). Read as the service's queue, it held Auto far below what a healthy service
+ *   takes. A service that queues without refusing meets at most the Auto Maximum at once, the Timeout still
+ *   cuts, and a 503 teaches the bound above.
  * - **A remembered limit that is refused is dropped**: a run may start from the limit an earlier execution
  *   ended with (learnt.ts, `resumeAt`). A refusal of a request sent before this run's first clean answer came
  *   back says the service no longer takes it (its capacity shrank, another client took it): the limit goes
@@ -28,12 +34,6 @@
  * - **One cut per round trip**: only answers to requests sent after the latest cut can cut again, so that
  *   the hundred answers of one overloaded round trip cut once, not a hundred times (TCP's one reduction
  *   per window).
- * - **Our own slowness is not the service's**: when the node's process was busy (its event loop in use
- *   `CLIENT_BUSY` of the time or more), a slow answer may have waited for us, not for the service: it
- *   neither cuts nor ends slow start. Without this, Auto reads the cost of handling hundreds of answers at
- *   once on a small machine as a queue at the service and stays far below what the service takes.
- * - **Latency alone never cuts below `AUTO_INITIAL`**: only refusals take the limit below a fixed Parallel
- *   Requests' default, so Auto is never slower than that default against a service that refuses nothing.
  */
 
 import { DEFAULT_PARALLEL } from './settings';
@@ -42,28 +42,36 @@ import { DEFAULT_PARALLEL } from './settings';
 const AUTO_INITIAL = DEFAULT_PARALLEL;
 /** The most Auto goes up to unless the node's Max Parallel Requests says otherwise. */
 export const AUTO_DEFAULT_CAP = 1000;
-/** An answer this many times slower than the fastest one seen means the service queues requests. */
-const LATENCY_TOLERANCE = 2;
-/** Absolute slack on that comparison, for services whose answers take a few milliseconds. */
-const LATENCY_SLACK_MS = 10;
 /** Growth per clean answer in slow start: ×1.5 per round trip, as TCP's slow start with delayed acknowledgements. */
 const SLOW_START_STEP = 0.5;
-/** Share of time the node's event loop was in use above which a slow answer says nothing about the service. */
-const CLIENT_BUSY = 0.9;
 /** How much a refusal (429, 503, timeout) keeps of the limit. */
 const REFUSAL_KEEP = 0.5;
-/** The most one latency cut takes away. */
-const LATENCY_KEEP_AT_LEAST = 0.5;
+/** The share of the requests the service held at a 503 that the limit stays at or below from then on. */
+export const OVERLOAD_KEEP = 0.8;
+/**
+ * A 503 with more requests than this held teaches where the service runs out of room; with fewer, the bound
+ * would hold Auto below its start (8) for as long as it is remembered.
+ */
+export const OVERLOAD_LEARNT_ABOVE = Math.ceil(AUTO_INITIAL / OVERLOAD_KEEP);
 
-export type Answer = 'clean' | 'refused' | 'neutral';
+/**
+ * How the service answered, for Auto: clean (carried out or refused for its content); refused (429, 504, a
+ * timeout, a dropped connection); overloaded (503: no room for it now); neutral (says nothing about load: a
+ * redirect, a canceled attempt).
+ */
+export type Answer = 'clean' | 'refused' | 'overloaded' | 'neutral';
+
+/** Where the service ran out of room: the requests it held with the one it refused (503), and when (local ms). */
+export interface Overload {
+	inFlight: number;
+	at: number;
+}
 
 export interface AdaptiveLimit {
 	/** Requests in flight at most now (a whole number, 1 … cap). */
 	limit: number;
 	readonly cap: number;
-	/** The fastest answer seen, in ms. */
-	fastestMs: number;
-	/** Growing by one per clean answer (slow start) until the first cut. */
+	/** Growing by half a request per clean answer (slow start) until the first cut. */
 	slowStart: boolean;
 	/** The limit as a fraction between whole steps in congestion avoidance. */
 	fraction: number;
@@ -74,6 +82,8 @@ export interface AdaptiveLimit {
 	 * (local ms): Infinity until then; -Infinity in a run that started afresh.
 	 */
 	confirmedAt: number;
+	/** The fewest requests the service held with one it refused with a 503, in this run or a remembered one. */
+	overload?: Overload;
 }
 
 export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
@@ -81,7 +91,6 @@ export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
 	return {
 		limit: Math.min(AUTO_INITIAL, bound),
 		cap: bound,
-		fastestMs: Infinity,
 		slowStart: true,
 		fraction: 0,
 		cutAt: -Infinity,
@@ -90,35 +99,43 @@ export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
 }
 
 export interface Sample {
-	/** How the service answered: clean (carried out or refused for its content), refused (429, 503, timeout,
-	 * dropped connection), or neutral (says nothing about load: a redirect, a canceled attempt). */
 	answer: Answer;
 	/** When the request was sent, and when its answer came (local ms). */
 	sentAt: number;
 	answeredAt: number;
 	/** Requests in flight when it was sent, itself included. */
 	inFlight: number;
-	/** Share of the recent time (0 … 1) the node's process was busy (its event loop in use). */
-	clientBusy?: number;
+	/**
+	 * For a refusal: the requests sent before it that were still unanswered when it came, which the service
+	 * held (limiter.ts sentAheadOf). Fewer than `inFlight` - 1 when the node read answers late.
+	 */
+	ahead?: number;
+}
+
+/** The most the limit may be: the run's maximum, and below where the service ran out of room. */
+function ceiling(state: AdaptiveLimit): number {
+	if (!state.overload) return state.cap;
+	return Math.min(state.cap, Math.floor(state.overload.inFlight * OVERLOAD_KEEP));
 }
 
 function set(state: AdaptiveLimit, limit: number): void {
-	state.limit = Math.max(1, Math.min(state.cap, Math.floor(limit)));
+	state.limit = Math.max(1, Math.min(ceiling(state), Math.floor(limit)));
 }
 
-function cut(state: AdaptiveLimit, keep: number, floor: number, now: number): void {
+function cut(state: AdaptiveLimit, keep: number, now: number): void {
 	state.slowStart = false;
 	state.fraction = 0;
 	state.cutAt = now;
-	set(state, Math.max(Math.min(floor, state.limit), state.limit * keep));
+	set(state, state.limit * keep);
 }
 
 /**
  * Starts from where an earlier execution against the same service left its limit (learnt.ts), within this
- * run's maximum. Nothing else is taken over: the fastest answer is measured anew, so that a service that
- * became slower is not read as queueing; and no cut is pending, so the first refusal cuts at once.
+ * run's maximum and below where the service ran out of room, if that is still remembered. No cut is pending,
+ * so the first refusal cuts at once.
  */
-export function resumeAt(state: AdaptiveLimit, limit: number, slowStart: boolean): void {
+export function resumeAt(state: AdaptiveLimit, limit: number, slowStart: boolean, overload?: Overload): void {
+	state.overload = overload ? { ...overload } : undefined;
 	set(state, limit);
 	state.slowStart = slowStart;
 	state.confirmedAt = Infinity;
@@ -128,25 +145,19 @@ export function resumeAt(state: AdaptiveLimit, limit: number, slowStart: boolean
 export function noteAnswer(state: AdaptiveLimit, sample: Sample): boolean {
 	const before = state.limit;
 	const now = sample.answeredAt;
-	const elapsed = Math.max(0, sample.answeredAt - sample.sentAt);
-	const afterCut = sample.sentAt >= state.cutAt;
 	if (sample.answer === 'neutral') return false;
-	if (sample.answer === 'refused') {
+	if (sample.answer === 'refused' || sample.answer === 'overloaded') {
+		const held = sample.ahead === undefined ? sample.inFlight : sample.ahead + 1;
+		if (sample.answer === 'overloaded' && held > OVERLOAD_LEARNT_ABOVE && held < (state.overload?.inFlight ?? Infinity)) {
+			state.overload = { inFlight: held, at: now };
+		}
 		const rememberedRefused = sample.sentAt < state.confirmedAt;
 		const keep = rememberedRefused ? Math.min(REFUSAL_KEEP, AUTO_INITIAL / state.limit) : REFUSAL_KEEP;
-		if (afterCut) cut(state, keep, 1, now);
+		if (sample.sentAt >= state.cutAt) cut(state, keep, now);
+		else set(state, state.limit);
 		return false;
 	}
 	if (state.confirmedAt === Infinity) state.confirmedAt = now;
-	if (elapsed < state.fastestMs) state.fastestMs = elapsed;
-	const queued = elapsed > state.fastestMs * LATENCY_TOLERANCE + LATENCY_SLACK_MS;
-	if (queued && (sample.clientBusy ?? 0) < CLIENT_BUSY) {
-		if (afterCut) {
-			const ratio = (state.fastestMs * LATENCY_TOLERANCE + LATENCY_SLACK_MS) / elapsed;
-			cut(state, Math.max(LATENCY_KEEP_AT_LEAST, ratio), AUTO_INITIAL, now);
-		}
-		return false;
-	}
 	// Grow only a limit that is in use.
 	if (sample.inFlight * 2 < state.limit) return false;
 	if (state.slowStart) {

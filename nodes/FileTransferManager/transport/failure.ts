@@ -201,18 +201,23 @@ export async function failureFacts(
 /** Connection failures that a service shedding load causes (it closes or refuses connections). */
 const SHED_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE)$/;
 
+/** What a 429, 503 or 504 tells Auto: a 503 is a service without room for more (adaptive.ts), the others refuse. */
+export function refusalOf(status: number): Answer {
+	return status === 503 ? 'overloaded' : 'refused';
+}
+
 /**
  * What a failed attempt says about the service's load, for Parallel Requests "Auto" (adaptive.ts): a 429,
- * 503 or 504, a timeout or a shed connection is a refusal; an answer with another status is clean (the
- * service answered); what says nothing about load (a canceled attempt, a token or TLS failure, a 500 or 502)
- * is neutral.
+ * 503 or 504, a timeout or a shed connection is a refusal (a 503 an overload); an answer with another status is
+ * clean (the service answered); what says nothing about load (a canceled attempt, a token or TLS failure, a 500
+ * or 502) is neutral.
  */
 export function loadSignalOf(facts: FailureFacts): Answer {
 	if (facts.canceled || facts.token || facts.blocked) return 'neutral';
 	if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {
 		return 'refused';
 	}
-	if (facts.status === 429 || facts.status === 503 || facts.status === 504) return 'refused';
+	if (facts.status === 429 || facts.status === 503 || facts.status === 504) return refusalOf(facts.status);
 	if (facts.status === undefined || facts.status === 500 || facts.status === 502) return 'neutral';
 	return 'clean';
 }

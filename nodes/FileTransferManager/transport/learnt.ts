@@ -1,8 +1,8 @@
 /**
  * What Parallel Requests "Auto" learnt about a service, kept in this n8n process beyond the execution that
  * learnt it, so that the next execution starts where the last one ended instead of at 8: without it, every
- * execution pays the climb from 8 again, and meets a rate limit's first window of refusals again
- * (bench/README.md measures both).
+ * execution pays the climb from 8 again, and meets a rate limit's first window of refusals and a full
+ * service's first 503s again (bench/README.md measures them).
  *
  * - **Keyed by the service and the client**: the credential's Base URL and Client ID, never its secret or a
  *   token. The same client on the same service meets the same capacity and the same rate limit, whichever
@@ -12,10 +12,15 @@
  *   beyond that, the service's load or its limits may have changed, and measuring anew (a second or two of
  *   climbing) is cheaper than meeting a changed service with an old limit. A refusal takes a remembered limit
  *   back to the start at once (adaptive.ts), so a memory that has turned wrong costs one round trip of them.
+ * - **Where the service ran out of room, `KEPT_MS` after the 503 that taught it**, even while later executions
+ *   confirm the rest: a bound that every execution renewed would keep Auto below a service whose room has grown
+ *   for as long as the workflow runs. Found again, it costs a few 503s once in that time.
  * - **At most `SERVICES_KEPT` services**: the one confirmed longest ago goes first.
  *
  * Each process learns on its own: in queue mode every worker keeps its own memory.
  */
+
+import type { Overload } from './adaptive';
 
 /** What one execution left behind under Auto: its limit and the rate budget of limiter.ts. */
 export interface LearntLimits {
@@ -23,6 +28,8 @@ export interface LearntLimits {
 	limit: number;
 	/** No cut yet: the limit still grows as in slow start. */
 	slowStart: boolean;
+	/** Where the service ran out of room (a 503, adaptive.ts): forgotten KEPT_MS after that 503, however confirmed since. */
+	overload?: Overload;
 	/** The learnt rate budget: sends per window (limiter.ts notePause), and the current window. */
 	budget?: number;
 	windowMs: number;
@@ -62,7 +69,10 @@ export function recall(service: string): LearntLimits | undefined {
 		services.delete(service);
 		return undefined;
 	}
-	return { ...known.limits };
+	const limits = { ...known.limits };
+	// Found again by the next 503 once its age has passed: the service's room may have grown.
+	if (limits.overload && Date.now() - limits.overload.at > KEPT_MS) delete limits.overload;
+	return limits;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * One limiter per node context (one execution of the node, one poll): how many requests are in flight
- * at once, and a shared "paused until" that a 429 or 503 with Retry-After sets for every request of the
- * node, not just the one that got it. The retry budget stays per request (request.ts); waiting here is
- * not an attempt. A request whose stop signal aborts before it is sent leaves the line: the limiter knows
+ * at once, and a shared "paused until" that a 429 with Retry-After (without Auto, a 503 too) sets for every
+ * request of the node, not just the one that got it. The retry budget stays per request (request.ts); waiting
+ * here is not an attempt. A request whose stop signal aborts before it is sent leaves the line: the limiter knows
  * nothing of the items that the signals stand for.
  */
 import type { AdaptiveLimit, Sample } from './adaptive';
@@ -32,12 +32,13 @@ export interface Limiter {
 	adaptive?: AdaptiveLimit;
 	/** With Auto: the service (learnt.ts) this run started from what was learnt about, and tells what it learns. */
 	service?: string;
-	/** How busy this process was lately (Auto does not read our own slowness as the service's). */
-	busyMeter: { at: number; mark?: EventLoopUtilization; busy: number };
 	active: number;
+	/** The requests on the wire by when they were sent (markSent), oldest first. */
+	sent: Set<number>;
+	sentCount: number;
 	/** Requests waiting for a slot, first come first served. */
 	queue: Array<{ resume: () => void }>;
-	/** Local time before which no request is sent (Retry-After of a 429 or 503). */
+	/** Local time before which no request is sent (Retry-After of a 429, or of a 503 without Auto). */
 	pausedUntil: number;
 	/**
 	 * What the service accepts in one Retry-After window, learnt from a window that ended in a 429/503
@@ -59,6 +60,8 @@ export interface Limiter {
 export const limiterOf = perRun<ApiContext, Limiter>(() => ({
 	limit: DEFAULT_PARALLEL,
 	active: 0,
+	sent: new Set(),
+	sentCount: 0,
 	queue: [],
 	pausedUntil: 0,
 	windowMs: 0,
@@ -66,7 +69,6 @@ export const limiterOf = perRun<ApiContext, Limiter>(() => ({
 	windowSent: 0,
 	windowRefused: false,
 	acceptedSincePause: 0,
-	busyMeter: { at: 0, busy: 0 },
 }));
 
 /**
@@ -85,28 +87,6 @@ export function setParallel(ctx: ApiContext, parallel: ParallelSetting): void {
 	wake(limiter);
 }
 
-type EventLoopUtilization = ReturnType<typeof performance.eventLoopUtilization>;
-
-/** How often the share of time the process was busy is measured anew, in ms. */
-const BUSY_PERIOD_MS = 25;
-
-/** The share of the latest BUSY_PERIOD_MS or more that this process's event loop was in use (0 … 1). */
-function clientBusy(limiter: Limiter, now: number): number {
-	const meter = limiter.busyMeter;
-	if (meter.at === 0) {
-		meter.at = now;
-		meter.mark = performance.eventLoopUtilization();
-		return 0;
-	}
-	if (now - meter.at >= BUSY_PERIOD_MS) {
-		const mark = performance.eventLoopUtilization();
-		meter.busy = performance.eventLoopUtilization(mark, meter.mark).utilization;
-		meter.mark = mark;
-		meter.at = now;
-	}
-	return meter.busy;
-}
-
 /**
  * With Auto, the service the run's requests go to (the transport says so before each request; one run has one
  * credential, so the first one stays): the run starts from what earlier executions learnt about it. A fixed
@@ -118,7 +98,7 @@ export function useService(ctx: ApiContext, service: string): void {
 	limiter.service = service;
 	const known = recall(service);
 	if (!known) return;
-	resumeAt(limiter.adaptive, known.limit, known.slowStart);
+	resumeAt(limiter.adaptive, known.limit, known.slowStart, known.overload);
 	limiter.limit = limiter.adaptive.limit;
 	if (known.budget !== undefined) {
 		limiter.budget = known.budget;
@@ -140,6 +120,7 @@ function keepLearnt(limiter: Limiter): void {
 	const learnt: LearntLimits = {
 		limit: adaptive.limit,
 		slowStart: adaptive.slowStart,
+		overload: adaptive.overload,
 		budget: limiter.budget,
 		windowMs: limiter.windowMs,
 		windowStart: limiter.windowStart,
@@ -154,7 +135,7 @@ export function noteLoad(limiter: Limiter, sample: Sample): void {
 	const adaptive = limiter.adaptive;
 	if (!adaptive) return;
 	const before = adaptive.limit;
-	const grew = noteAnswer(adaptive, { ...sample, clientBusy: clientBusy(limiter, sample.answeredAt) });
+	const grew = noteAnswer(adaptive, sample);
 	limiter.limit = adaptive.limit;
 	// An answer confirms the limit only when the limit was in use (as for growing it) or changed it: a run that
 	// sends one request at a time keeps an old limit no longer alive than its age.
@@ -169,10 +150,32 @@ function wake(limiter: Limiter): void {
 	}
 }
 
-/** Releases a slot taken by `acquire`. */
-export function release(limiter: Limiter): void {
+/** Releases a slot taken by `acquire`, and the request sent in it (`markSent`), if any. */
+export function release(limiter: Limiter, sent?: number): void {
+	if (sent !== undefined) limiter.sent.delete(sent);
 	limiter.active = Math.max(0, limiter.active - 1);
 	wake(limiter);
+}
+
+/** A request goes out in the slot just acquired; returns its place in the order of sending. */
+export function markSent(limiter: Limiter): number {
+	const sent = ++limiter.sentCount;
+	limiter.sent.add(sent);
+	return sent;
+}
+
+/**
+ * The requests sent before `sent` that are still unanswered: when a 503 to it has just come, what the service
+ * held (its answers to them are still to come). Not the requests in flight when it was sent: that count also
+ * holds answers the service had already sent and the node had not read yet, many on a busy machine.
+ */
+export function sentAheadOf(limiter: Limiter, sent: number): number {
+	let ahead = 0;
+	for (const earlier of limiter.sent) {
+		if (earlier >= sent) break;
+		ahead++;
+	}
+	return ahead;
 }
 
 /**
@@ -270,7 +273,10 @@ function fixedLimit(limiter: Limiter): number {
 const WINDOW_MARGIN = 1.1;
 
 /**
- * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now.
+ * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now. Under Auto a 503
+ * holds back only the refused request (request.ts waits before repeating it): Auto has just halved its limit and
+ * learnt where the service ran out of room (adaptive.ts), which bounds the others; holding them all would turn
+ * each overload into a second without a request.
  *
  * A 429 (the answer's `status`) also teaches a rate budget. With more than one request at once, each window of a rate
  * limit would otherwise end in as many 429s as requests in flight; one at a time ends each in one 429 anyway,
@@ -283,7 +289,7 @@ const WINDOW_MARGIN = 1.1;
  * window took, and the executions after it too (learnt.ts).
  */
 export function notePause(limiter: Limiter, waitMs: number, status: number | undefined): void {
-	if (waitMs <= 0) return;
+	if (waitMs <= 0 || (status === 503 && limiter.adaptive)) return;
 	const now = Date.now();
 	const until = now + waitMs;
 	if (until <= limiter.pausedUntil) return;

@@ -15,8 +15,8 @@ import { CREDENTIAL_TYPE } from './constants';
 import type { ErrorOptions } from './errors';
 import { ambiguousError, blockedError, foreignLinkError, garbledError, redirectError, tokenError, toNodeApiError } from './errors';
 import type { FailureFacts } from './failure';
-import { failureFacts, header, loadSignalOf, parseJson, TLS_CODES, verdictOf } from './failure';
-import { acquire, noteAccepted, noteLoad, notePause, release, useService } from './limiter';
+import { failureFacts, header, loadSignalOf, parseJson, refusalOf, TLS_CODES, verdictOf } from './failure';
+import { acquire, markSent, noteAccepted, noteLoad, notePause, release, sentAheadOf, useService } from './limiter';
 import { pause, retryAfterSeconds, retryDelayMs } from './retry';
 import { holdsSecret, knownSecrets, redact } from './secrets';
 import { forgetTokenRequest } from './token';
@@ -224,6 +224,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		const limiter = await acquire(ctx, cancel, params.stop, params.waitUntil);
 		const sentAt = Date.now();
 		const inFlight = limiter.active;
+		const sent = markSent(limiter);
 		let outcome: Attempt;
 		let accepted = false;
 		let refusalNoted = false;
@@ -238,14 +239,14 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 				if (status !== 429 && status !== 503) return;
 				refusalNoted = true;
 				const after = retryAfterSeconds(header(headers, 'retry-after'));
-				noteLoad(limiter, { answer: 'refused', sentAt, answeredAt: Date.now(), inFlight });
+				noteLoad(limiter, { answer: refusalOf(status), sentAt, answeredAt: Date.now(), inFlight, ahead: sentAheadOf(limiter, sent) });
 				if (after !== undefined) notePause(limiter, retryDelayMs(attempt, settings, after), status);
 			},
 		};
 		try {
 			outcome = await attemptOnce(ctx, { ...options, url }, settings, hooks);
 		} finally {
-			release(limiter);
+			release(limiter, sent);
 		}
 		if (!refusalNoted) {
 			noteLoad(limiter, { answer: outcome.ok ? 'clean' : loadSignalOf(outcome.facts), sentAt, answeredAt: Date.now(), inFlight });
