@@ -46,6 +46,14 @@ function watch<T>(promise: Promise<T>): { state: () => 'pending' | 'resolved' | 
 	return { state: () => state, promise };
 }
 
+/** On jest's fake clock: `waiting` is still pending `ms` - 1 after now, and resolved at `ms`. */
+async function expectHeldFor(waiting: { state: () => string }, ms: number): Promise<void> {
+	await jest.advanceTimersByTimeAsync(ms - 1);
+	expect(waiting.state()).toBe('pending');
+	await jest.advanceTimersByTimeAsync(1);
+	expect(waiting.state()).toBe('resolved');
+}
+
 describe('limiter: slots', () => {
 	it('starts with DEFAULT_PARALLEL (8) slots', async () => {
 		const ctx = newContext();
@@ -157,10 +165,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		notePause(limiter, 1000, 429);
 		expect(limiter.pausedUntil).toBe(Date.now() + 1000);
 		const waiting = watch(acquire(ctx));
-		await jest.advanceTimersByTimeAsync(999);
-		expect(waiting.state()).toBe('pending');
-		await jest.advanceTimersByTimeAsync(1);
-		expect(waiting.state()).toBe('resolved');
+		await expectHeldFor(waiting, 1000);
 		expect(limiter.active).toBe(1);
 	});
 
@@ -174,10 +179,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		await jest.advanceTimersByTimeAsync(1000);
 		for (let i = 0; i < 8; i++) release(await acquire(ctx));
 		const ninth = watch(acquire(ctx));
-		await jest.advanceTimersByTimeAsync(1099);
-		expect(ninth.state()).toBe('pending');
-		await jest.advanceTimersByTimeAsync(1);
-		expect(ninth.state()).toBe('resolved');
+		await expectHeldFor(ninth, 1100);
 	});
 
 	it('a 503 pauses as a 429 does but teaches no rate budget: an overload is not a rate', async () => {
@@ -208,10 +210,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		expect(next.state()).toBe('resolved');
 		notePause(limiter, 1000, 429);
 		const after429 = watch(acquire(ctx));
-		await jest.advanceTimersByTimeAsync(999);
-		expect(after429.state()).toBe('pending');
-		await jest.advanceTimersByTimeAsync(1);
-		expect(after429.state()).toBe('resolved');
+		await expectHeldFor(after429, 1000);
 	});
 
 	it('counts the requests sent before one that are still unanswered (what the service held at its 503)', async () => {
@@ -255,10 +254,7 @@ describe('limiter: the shared pause of a Retry-After', () => {
 		const ctx = newContext();
 		notePause(limiterOf(ctx), 10_000, 429);
 		const waiting = watch(acquire(ctx, undefined, undefined, Date.now() + 100));
-		await jest.advanceTimersByTimeAsync(99);
-		expect(waiting.state()).toBe('pending');
-		await jest.advanceTimersByTimeAsync(1);
-		expect(waiting.state()).toBe('resolved');
+		await expectHeldFor(waiting, 100);
 	});
 
 	it('ends the wait when the execution is stopped, handing over the slot (the attempt fails as canceled)', async () => {
