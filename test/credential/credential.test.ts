@@ -1,3 +1,5 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DEMO_IDS, startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
@@ -267,5 +269,33 @@ describe("credential: the credential's test request, as n8n's CredentialsTester 
 		);
 		expect(message).not.toContain(WRONG_SECRET);
 		expect(sandbox.requests.all().map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/oauth/token', 401]]);
+	});
+
+	it('fails with a wrong Base URL, naming the URL tried and what came back, not the Client ID and Secret', async () => {
+		// The service's web interface instead of its API host: a web server that has no /oauth/token.
+		const seen: string[] = [];
+		const web = http.createServer((request, response) => {
+			seen.push(`${request.method} ${request.url}`);
+			request.resume();
+			response.writeHead(404, { 'Content-Type': 'text/html' }).end('<html><body>Not found</body></html>');
+		});
+		await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+		const webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}/app`;
+		let caught: unknown;
+		try {
+			await runCredentialTest(credentialsFor(sandbox, { baseUrl: webUrl }));
+		} catch (error) {
+			caught = error;
+		} finally {
+			await new Promise((resolve) => web.close(resolve));
+		}
+		expect(caught).toBeDefined();
+		const message = testerMessage(caught as never);
+		expect(message).toBe(
+			`Could not get an access token: ${webUrl}/oauth/token answered HTTP 404, so the Base URL is not the service's API host; check the Base URL in the credential`,
+		);
+		expect(message).not.toContain(sandbox.clientSecret);
+		expect(seen).toEqual(['POST /app/oauth/token']);
+		expect(sandbox.requests.all()).toEqual([]);
 	});
 });

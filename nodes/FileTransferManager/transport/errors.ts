@@ -12,7 +12,7 @@ import type { FailureFacts } from './failure';
 import { TIMEOUT_CODES, TLS_CODES } from './failure';
 import { CONFIGURATION_INVALID, declareFailure, failureCauseOf } from './failureCause';
 import { redact } from './secrets';
-import { tokenMessage } from './token';
+import { noTokenEndpoint, tokenMessage } from './token';
 import { isToolUse, notFoundInToolUse } from '../execution/toolUse';
 import type { ApiContext, TransportSettings } from './settings';
 
@@ -361,7 +361,12 @@ export function tokenError(ctx: ApiContext, facts: FailureFacts, options: ErrorO
 	const failure = facts.token!;
 	const credentialProblem = failure.kind === 'refused';
 	const message = tokenMessage(failure);
-	const description = credentialProblem
+	const description = noTokenEndpoint(failure)
+		? join(
+				`The Base URL's token endpoint (<Base URL>/oauth/token) does not exist there (HTTP ${failure.status}), so no API request was made.`,
+				'The Base URL must be the API host of your deployment (the "api." subdomain of its web address), with its path prefix if it has one.',
+			)
+		: credentialProblem
 		? join(
 				`The token endpoint refused the client (${failure.problem}).`,
 				'The Client ID and Secret are generated together in the API section of the web interface; the Base URL must be the API host of the same deployment.',

@@ -34,9 +34,21 @@ class TokenRequestError extends Error {
 /** The one text for a failed token request, in workflow runs and in n8n's credential test alike. */
 export function tokenMessage(failure: TokenFailure): string {
 	if (failure.kind === 'blocked' && failure.refusal) return egressTexts(failure.refusal, failure.url ?? '', 'token request').message;
+	if (noTokenEndpoint(failure) && failure.url) {
+		return `Could not get an access token: ${failure.url} answered HTTP ${failure.status}, so the Base URL is not the service's API host; check the Base URL in the credential`;
+	}
 	return failure.kind === 'refused'
 		? `Could not get an access token: check your Client ID and Client Secret in the credential (${failure.problem})`
 		: `Could not get an access token from the service (${failure.problem})`;
+}
+
+/**
+ * Whether the token URL is not a token endpoint at all: 404, 405 or 410 without an OAuth error. A token
+ * endpoint that refuses a client answers 400 or 401 (RFC 6749 5.2), so these say the Base URL is wrong, not
+ * the Client ID or Secret.
+ */
+export function noTokenEndpoint(failure: TokenFailure): boolean {
+	return failure.kind === 'refused' && !failure.oauthError && [404, 405, 410].includes(failure.status ?? 0);
 }
 
 
@@ -228,7 +240,7 @@ async function fetchToken(
 		fail({ kind: 'unavailable', status, retryAfter: header(headersOf(response.headers), 'retry-after'), problem: `HTTP ${status}`, oauthError });
 	}
 	if (status < 200 || status >= 300) {
-		fail({ kind: 'refused', status, oauthError, problem: oauthError ? `HTTP ${status} ${oauthError}` : `HTTP ${status}` });
+		fail({ kind: 'refused', status, oauthError, problem: oauthError ? `HTTP ${status} ${oauthError}` : `HTTP ${status}`, url: showUrl(url) });
 	}
 	if (!document) {
 		fail({ kind: 'malformed', status, problem: json === undefined ? 'the token answer was not JSON' : 'the token answer was not a JSON object' });
