@@ -100,6 +100,14 @@ function n8nRegexTimeoutMs(): string {
 	throw new Error('REGEX_TIMEOUT_MS not found in n8n-workflow');
 }
 
+/** The name the node shows for Parallel Requests' default mode (Auto, Fixed Number). */
+function parallelModeName(): string {
+	const mode = parameter([requestOptions], 'parallelMode');
+	const option = (mode.options ?? []).find((entry) => 'value' in entry && entry.value === mode.default);
+	if (!option) throw new Error(`Parallel Requests has no option for its default ${JSON.stringify(mode.default)}`);
+	return option.name;
+}
+
 interface Claim {
 	/** What is claimed, for the failure message. */
 	claim: string;
@@ -178,6 +186,12 @@ const CLAIMS: Claim[] = [
 		pattern: /as fast as possible \(up to ([\d,]+)\)/g,
 		pages: ['docs/reliability.md'],
 		values: () => [MAX_PARALLEL],
+	},
+	{
+		claim: 'Parallel Requests: the mode by default',
+		pattern: /(?:\| Parallel Requests \| (Auto|Fixed Number) \||\*\*Parallel Requests (Auto|Fixed Number)\*\* \(the default\)|Parallel Requests, (Auto|Fixed Number) by default)/g,
+		pages: ['docs/reliability.md', 'CHANGELOG.md'],
+		values: () => [parallelModeName()],
 	},
 	{
 		claim: 'Auto starts at the default number of requests at once',
