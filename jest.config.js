@@ -29,6 +29,7 @@ const UNIT = [
 	'test/trigger/items.test.ts',
 	'test/node/job/jobJson.test.ts',
 	'test/hardening/raceAbort.test.ts',
+	'test/docs/claims.test.ts',
 ];
 const E2E = ['test/e2e/', 'test/install/'];
 /**

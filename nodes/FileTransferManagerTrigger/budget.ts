@@ -9,7 +9,7 @@ import type { IPollFunctions } from 'n8n-workflow';
 export const OWN_POLL_BOUND_MS = 30_000;
 
 /** Kept free at the end of the budget for what follows the last request: building the items, the state. */
-const FINISHING_MS = 200;
+export const FINISHING_MS = 200;
 
 /**
  * The time one poll may spend on requests. A request starts only when, taking as long as the slowest one of

@@ -19,7 +19,7 @@ export function timeOf(timestamp: string): number {
  * of the service's time, and changes stamped in that gap are missed (as they would be without this check). So
  * the tolerance is kept small: the most a single bad stamp can hide is 10 seconds of changes.
  */
-const CLOCK_TOLERANCE_MS = 10_000;
+export const CLOCK_TOLERANCE_MS = 10_000;
 
 /** The service's time during a poll, as the first page's answer showed it. */
 export interface ServiceClock {

@@ -13,7 +13,7 @@ import type { ItemContext } from '../execution/item';
  * all start at once) would read its parameters before the first request leaves, and a service that sets the pace
  * would wait for that (about 0.4 s for 1,000 items, bench/README.md).
  */
-const STARTS_PER_TURN = 32;
+export const STARTS_PER_TURN = 32;
 
 /** One item at work: its stop signal's controller and whether it still holds a place. */
 interface AtWork {

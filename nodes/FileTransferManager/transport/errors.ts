@@ -30,8 +30,8 @@ export class EgressBlockedError extends NodeApiError {
 }
 
 /** Longest API title and detail shown; the rest is cut (a server can send megabytes). */
-const MAX_TITLE = 200;
-const MAX_DETAIL = 2000;
+export const MAX_TITLE = 200;
+export const MAX_DETAIL = 2000;
 
 const HINTS: Readonly<Record<string, string>> = {
 	'entity-not-found':

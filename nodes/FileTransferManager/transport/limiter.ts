@@ -270,7 +270,7 @@ function fixedLimit(limiter: Limiter): number {
 }
 
 /** Margin on a learnt window: the service's window starts when our first request arrives, a little later. */
-const WINDOW_MARGIN = 1.1;
+export const WINDOW_MARGIN = 1.1;
 
 /**
  * A 429 or 503 with Retry-After: no request of this context is sent before `waitMs` from now. Under Auto a 503

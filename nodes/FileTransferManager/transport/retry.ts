@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 import type { TransportSettings } from './settings';
 
 /** First backoff step without Retry-After; it doubles per attempt (jittered, capped by maxRetryWait). */
-const BACKOFF_BASE_MS = 500;
+export const BACKOFF_BASE_MS = 500;
 
 /**
  * Seconds to wait from a Retry-After header (delta-seconds or HTTP date), if it has a usable one. A

@@ -26,7 +26,7 @@ export const DEFAULT_TRANSPORT: TransportSettings = {
 };
 
 /** Bounds of the Request Options; a value outside them is an input error, not silently replaced. */
-const SETTING_RANGES = {
+export const SETTING_RANGES = {
 	timeout: { field: 'Timeout (Seconds)', min: 0.001, max: 3600, integer: false, scale: 1000 },
 	maxRetries: { field: 'Max Retries', min: 0, max: 10, integer: true, scale: 1 },
 	maxRetryWait: { field: 'Max Wait Between Retries (Seconds)', min: 0, max: 3600, integer: false, scale: 1 },

@@ -17,8 +17,8 @@ const headersOf = (headers: unknown): Record<string, unknown> =>
 	headers && typeof headers === 'object' ? (headers as Record<string, unknown>) : {};
 
 /** Bounds of one token request: it runs inside n8n's credential code, apart from the node's settings. */
-const TOKEN_TIMEOUT_MS = 30_000;
-const TOKEN_MAX_BYTES = 64 * 1024;
+export const TOKEN_TIMEOUT_MS = 30_000;
+export const TOKEN_MAX_BYTES = 64 * 1024;
 
 /** RFC 6750 b64token: what may follow "Bearer " in a header. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
