@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { ensureN8nInstalled } from './install';
 import { type QueueStack, startQueueStack } from './queue/stack';
 import { ensureCredential } from './credentials';
+import { withBearerCredentials } from './mcpAuth';
 import { PublicApiClient, ensureOwnerLogin } from './n8nApi';
 import { type N8nServer, startN8n } from './n8nProcess';
 import { buildAndPack, installPackage } from './packaging';
@@ -116,6 +117,18 @@ function installStopHandlers(): void {
 		}, 250);
 		timer.unref();
 	}
+}
+
+/**
+ * How an MCP client authenticates: the token of a bearer credential made now (printed here only, never
+ * written to a log or a file), or where to find one that was kept.
+ */
+function bearerTokenLines(credentials: Array<{ name: string; created: boolean; token?: string }>): string[] {
+	return credentials.map((credential) =>
+		credential.token !== undefined
+			? `  MCP token:  ${credential.token}  (send "Authorization: Bearer <token>"; credential "${credential.name}", made now with a random token, shown this once)`
+			: `  MCP token:  credential "${credential.name}" kept: its token was printed when it was made; to change it, edit the credential in n8n (Credentials)`,
+	);
 }
 
 async function main(): Promise<void> {
@@ -250,7 +263,14 @@ async function main(): Promise<void> {
 	const imported: string[] = [];
 	/** The MCP servers of the active examples (docs/ai-agents.md). */
 	const mcpUrls: string[] = [];
-	for (const { file, workflow } of readExamples(examplesDir)) {
+	const examples = readExamples(examplesDir);
+	// Example 5's trigger asks for a bearer token: its credential, made once with a random token.
+	const bearer = await withBearerCredentials(
+		api,
+		examples.map(({ workflow }) => workflow),
+	);
+	for (const [index, { file }] of examples.entries()) {
+		const workflow = bearer.workflows[index];
 		try {
 			const result = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
 			imported.push(
@@ -271,6 +291,7 @@ async function main(): Promise<void> {
 	say(`  sandbox:    ${sandbox.baseUrl}  client id ${SANDBOX_CLIENT_ID}, secret ${SANDBOX_CLIENT_SECRET}, admin ${sandbox.baseUrl}/__sandbox/`);
 	say(`  workflows:  ${imported.length ? `\n${imported.join('\n')}` : `none (no ${shown(examplesDir)}/*.json)`}`);
 	for (const url of mcpUrls) say(`  MCP server: ${url}  (Streamable HTTP; docs/ai-agents.md)`);
+	for (const line of bearerTokenLines(bearer.credentials)) say(line);
 	say(`  logs:       ${shown(LOG_DIR)}/n8n.log, ${shown(LOG_DIR)}/sandbox.log`);
 	say('Press Ctrl-C to stop n8n and the sandbox.');
 }
@@ -359,6 +380,7 @@ async function startQueue(options: {
 	say(`  redis:      127.0.0.1:${stack.redis.port}, redis-server ${stack.redis.version} (${stack.redis.binary})`);
 	say(`  sandbox:    ${sandboxUrl}  client id ${SANDBOX_CLIENT_ID}, secret ${SANDBOX_CLIENT_SECRET}`);
 	say(`  workflows:  ${names.length ? names.map(([name, id]) => `\n    ${name}  ${stack.url}/workflow/${id}`).join('') : 'none'}`);
+	for (const line of bearerTokenLines(stack.bearerCredentials)) say(line);
 	say(`  logs:       ${shown(LOG_DIR)}/ (main.log, worker-N.log, postgres.log, redis.log, sandbox.log)`);
 	say(
 		`  timings:    postgres ${ms('postgres')}, redis ${ms('redis')}, main ${ms('main')}, workers ${ms('workers')}, ` +

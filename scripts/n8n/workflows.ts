@@ -52,7 +52,7 @@ export function withCredential(workflow: WorkflowJson, credential: CredentialRef
 }
 
 /** n8n's MCP Server Trigger node type (@n8n/n8n-nodes-langchain). */
-const MCP_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';
+export const MCP_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /**
  * The production URLs of a workflow's MCP Server Triggers on the n8n at `n8nUrl`: `<n8nUrl>/mcp/<path>` (n8n's

@@ -3,9 +3,13 @@
  *
  * Real n8n (`n8n start`) with the packed package installed as users install it, the sandbox, and example 5
  * (examples/05-mcp-assistant.json: n8n's MCP Server Trigger with six File Transfer Manager tool nodes)
- * imported and activated through the public API, as `npm start` does. A client of the MCP TypeScript SDK
- * connects to the trigger's production URL over Streamable HTTP and does what an agent would:
+ * imported and activated through the public API, as `npm start` does (its trigger's Bearer Auth credential
+ * made with a token of the test's, its empty Allowed Target Storage IDs filled in with the archive storage). A
+ * client of the MCP TypeScript SDK connects to the trigger's production URL over Streamable HTTP with the bearer
+ * token and does what an agent would:
  *
+ * - without the token, with a wrong one or another scheme, n8n refuses the request (403) and the SDK's client
+ *   cannot connect; n8n's MCP Client Tool lists the tools with the Bearer Auth credential and not without;
  * - lists the tools and compares names, descriptions and input schemas with test/e2e/fixtures/mcp-tools.json
  *   (`FTM_UPDATE_FIXTURES=1` writes it instead: a change of a tool fails here until the fixture is updated
  *   on purpose), and checks each input schema (required keys, types);
@@ -15,6 +19,9 @@
  *   and get_job_errors;
  * - run_from_dry_run's fixed Max Estimated Cost: a dry run estimated above it is a tool error (isError) that
  *   says the estimate, the maximum and what to do, and no job is started at the sandbox; one at it runs;
+ * - run_from_dry_run's Guards, with dry runs put straight into the sandbox (a model may pick any dry run of the
+ *   account): a move, a sync, an overwriting copy, another target, a dry run 95 minutes old are each a tool
+ *   error with the guard's message, no POST /jobs and the same jobs after; one within every guard runs;
  * - sends bad arguments, which must come back as tool errors (isError), not as a crash or a hang;
  * - checks that no tool output holds the client secret or any access token the sandbox issued;
  * - prints the size of each tool result (`[mcp e2e] bytes <tool>: N`, UTF-8 bytes of its text).
@@ -30,7 +37,8 @@ import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
 import { randomId } from '../../scripts/n8n/headless';
 import type { RestClient } from '../../scripts/n8n/n8nApi';
 import { sleep, until } from '../../scripts/n8n/waiting';
-import { ensureWorkflow, mcpServerUrls, withCredential } from '../../scripts/n8n/workflows';
+import { BEARER_CREDENTIAL_TYPE, ensureBearerCredential, withBearerCredential } from '../../scripts/n8n/mcpAuth';
+import { ensureWorkflow, mcpServerUrls, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import type { Job } from '../../nodes/FileTransferManager/api/types';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, readExample } from './helpers/examples';
@@ -39,6 +47,10 @@ import { useN8nStack } from './helpers/stack';
 const MINUTE = 60 * 1000;
 const CLIENT_ID = 'mcp-e2e-client';
 const CLIENT_SECRET = `mcp-e2e-secret-${randomId()}`;
+/** The MCP Server Trigger's bearer token: the example's Bearer Auth credential is made with it. */
+const MCP_TOKEN = `mcp-e2e-token-${randomId()}-${randomId()}`;
+/** The one target storage run_from_dry_run allows here: the test fills in the example's empty Allowed Target Storage IDs. */
+const ALLOWED_TARGET = DEMO_IDS.storageIds.archive;
 const FIXTURE = path.join(__dirname, 'fixtures', 'mcp-tools.json');
 const UPDATE_FIXTURES = process.env.FTM_UPDATE_FIXTURES === '1';
 /** Upper bound of one MCP request (the SDK's own default is 60 s). */
@@ -52,6 +64,8 @@ const FINAL_STATUSES = ['finished', 'failed', 'canceled', 'stuck'];
 const TOOL_NAMES = ['create_dry_run', 'get_job', 'get_job_errors', 'list_jobs', 'list_storages', 'run_from_dry_run'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const say = (line: string) => process.stderr.write(`[mcp e2e] ${line}\n`);
+/** The header an MCP client sends with the token. */
+const AUTHORIZED = { Authorization: `Bearer ${MCP_TOKEN}` };
 
 interface ToolResult {
 	text: string;
@@ -71,6 +85,8 @@ let sandbox: Sandbox;
 let client: Client | undefined;
 let rest: RestClient;
 let mcpUrl: string;
+/** The Bearer Auth credential of the trigger, as n8n stored it. */
+let bearerCredential: { id: string; name: string };
 let tools: ListedTool[] = [];
 /** Every tool result's text, for the search for secrets. */
 const outputs: string[] = [];
@@ -127,6 +143,40 @@ async function getJobUntilEnded(jobId: string): Promise<{ item: Record<string, u
 	}
 }
 
+/** The example's bearer credential name (the trigger's credential reference). */
+function bearerCredentialName(workflow: WorkflowJson): string {
+	const trigger = workflow.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')!;
+	return trigger.credentials![BEARER_CREDENTIAL_TYPE].name;
+}
+
+/** The example with run_from_dry_run's Allowed Target Storage IDs filled in, as a user does for their storages. */
+function withAllowedTarget(workflow: WorkflowJson, storageIds: string): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			if (node.name !== 'run_from_dry_run') return node;
+			const parameters = node.parameters as { guards: Record<string, unknown> };
+			return { ...node, parameters: { ...parameters, guards: { ...parameters.guards, allowedTargetStorageIds: storageIds } } };
+		}),
+	};
+}
+
+/** An MCP initialize request as a client sends it first (Streamable HTTP), with these extra headers. */
+async function initializeStatus(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+	const res = await fetch(mcpUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+		body: JSON.stringify({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'initialize',
+			params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'ftm-mcp-e2e-raw', version: '1.0.0' } },
+		}),
+		signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+	});
+	return { status: res.status, body: await res.text() };
+}
+
 /** Objects with their keys sorted, all the way down: a stable fixture. */
 function sortKeys(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(sortKeys);
@@ -170,20 +220,27 @@ beforeAll(async () => {
 	const example = readExample(EXAMPLE_FILES.mcpAssistant);
 	// As npm start: the example is saved active, and activated on import.
 	expect(example.active).toBe(true);
-	const { activated } = await ensureWorkflow(api, withCredential(example, credential), { activate: true });
+	// As npm start (scripts/n8n/mcpAuth.ts), the trigger's Bearer Auth credential, here with a known token.
+	const bearer = await ensureBearerCredential(api, bearerCredentialName(example), MCP_TOKEN);
+	expect(bearer).toMatchObject({ created: true, token: MCP_TOKEN });
+	bearerCredential = { id: bearer.id, name: bearer.name };
+	const imported = withAllowedTarget(withBearerCredential(withCredential(example, credential), bearerCredential), ALLOWED_TARGET);
+	const { activated } = await ensureWorkflow(api, imported, { activate: true });
 	expect(activated).toBe(true);
 	[mcpUrl] = mcpServerUrls(example, n8n.url);
 	expect(mcpUrl).toBe(`${n8n.url}/mcp/file-transfer-manager`);
 	// n8n 2.x registers a published workflow's webhooks a moment after the activation answers (its
-	// publication outbox): until then the URL answers 404 "not registered". A DELETE without a session is
-	// refused (400) once the trigger listens, and starts nothing.
+	// publication outbox): until then the URL answers 404 "not registered". A DELETE without a token is
+	// refused once the trigger listens, and starts nothing.
 	await until('the MCP Server Trigger to listen', MINUTE, async () => {
 		const res = await fetch(mcpUrl, { method: 'DELETE', signal: AbortSignal.timeout(5000) });
 		return res.status === 404 ? undefined : res.status;
 	}, 250);
 
 	client = new Client({ name: 'ftm-mcp-e2e', version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)), { timeout: REQUEST_TIMEOUT_MS });
+	await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: AUTHORIZED } }), {
+		timeout: REQUEST_TIMEOUT_MS,
+	});
 	say(`connected to ${mcpUrl} in ${((Date.now() - t0) / 1000).toFixed(1)} s from the start (server ${JSON.stringify(client.getServerVersion())})`);
 }, 30 * MINUTE);
 
@@ -259,11 +316,51 @@ describe('example 5: the MCP Server Trigger offers the File Transfer Manager too
 	});
 });
 
+describe("the trigger's Bearer Auth: no tool without the token", () => {
+	test('the example sets Bearer Auth on its trigger, with a credential it names', () => {
+		const trigger = readExample(EXAMPLE_FILES.mcpAssistant).nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')!;
+		expect(trigger.parameters).toMatchObject({ authentication: 'bearerAuth' });
+		expect(trigger.credentials).toEqual({ [BEARER_CREDENTIAL_TYPE]: { name: 'File Transfer Manager MCP (bearer token)' } });
+	});
+
+	test('with the token, initialize answers 200; without it, with a wrong one or another scheme, n8n refuses it (403)', async () => {
+		const authorized = await initializeStatus(AUTHORIZED);
+		expect(authorized.status).toBe(200);
+		expect(authorized.body).toContain('serverInfo');
+
+		const refusals = {
+			none: await initializeStatus({}),
+			wrong: await initializeStatus({ Authorization: `Bearer ${MCP_TOKEN}x` }),
+			otherScheme: await initializeStatus({ Authorization: `Basic ${Buffer.from(`user:${MCP_TOKEN}`).toString('base64')}` }),
+		};
+		say(`refused: ${JSON.stringify(refusals)}`);
+		for (const refused of Object.values(refusals)) {
+			expect(refused.status).toBe(403);
+			expect(refused.body).not.toContain('serverInfo');
+		}
+	}, MINUTE);
+
+	test("the SDK's client without the token, or with a wrong one, cannot connect", async () => {
+		for (const headers of [{}, { Authorization: 'Bearer not-the-token' }]) {
+			const refused = new Client({ name: 'ftm-mcp-e2e-no-token', version: '1.0.0' });
+			const connecting = refused.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers } }), {
+				timeout: REQUEST_TIMEOUT_MS,
+			});
+			// The SDK's StreamableHTTPError: n8n's status and text (Webhook's WebhookAuthorizationError).
+			await expect(connecting).rejects.toMatchObject({ code: 403 });
+			await expect(connecting).rejects.toThrow('Authorization data is wrong!');
+			await refused.close().catch(() => undefined);
+		}
+	}, MINUTE);
+});
+
 describe('the same URL over SSE, for older MCP clients', () => {
 	test('an SSE client lists the same tools and calls list_storages', async () => {
 		// From typeVersion 2 the trigger serves SSE on the same URL: GET opens the stream, POSTs carry ?sessionId=.
 		const sseClient = new Client({ name: 'ftm-mcp-e2e-sse', version: '1.0.0' });
-		await sseClient.connect(new SSEClientTransport(new URL(mcpUrl)), { timeout: REQUEST_TIMEOUT_MS });
+		// The SDK sends requestInit's headers on the stream's GET and on each POST.
+		const transport = new SSEClientTransport(new URL(mcpUrl), { requestInit: { headers: AUTHORIZED } });
+		await sseClient.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
 		try {
 			const listed = await sseClient.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
 			expect(fixtureOf(listed.tools as ListedTool[])).toEqual(fixtureOf(tools));
@@ -279,28 +376,33 @@ describe('the same URL over SSE, for older MCP clients', () => {
 });
 
 describe("n8n's own AI Agent side: the MCP Client Tool", () => {
-	test('lists the six tools from the trigger, as the editor fills its "Tools to Include"', async () => {
-		// The route the editor calls for the MCP Client Tool's tool list (its getTools method): n8n itself as the
-		// MCP client an AI Agent node uses.
-		const options = await rest.call<Array<{ name: string; value: string; description?: string }>>(
-			'POST',
-			'/dynamic-node-parameters/options',
-			{
-				nodeTypeAndVersion: { name: '@n8n/n8n-nodes-langchain.mcpClientTool', version: 1.4 },
-				methodName: 'getTools',
-				path: 'includeTools',
-				currentNodeParameters: {
-					endpointUrl: mcpUrl,
-					serverTransport: 'httpStreamable',
-					authentication: 'none',
-					include: 'selected',
-					includeTools: [],
-					options: {},
-				},
+	/** The route the editor calls for the MCP Client Tool's tool list (its getTools method): n8n itself as the
+	 * MCP client an AI Agent node uses, with this Authentication and credential. */
+	const listThroughClientTool = (authentication: string, credentials?: Record<string, { id: string; name: string }>) =>
+		rest.call<Array<{ name: string; value: string; description?: string }>>('POST', '/dynamic-node-parameters/options', {
+			nodeTypeAndVersion: { name: '@n8n/n8n-nodes-langchain.mcpClientTool', version: 1.4 },
+			methodName: 'getTools',
+			path: 'includeTools',
+			currentNodeParameters: {
+				endpointUrl: mcpUrl,
+				serverTransport: 'httpStreamable',
+				authentication,
+				include: 'selected',
+				includeTools: [],
+				options: {},
 			},
-		);
+			...(credentials && { credentials }),
+		});
+
+	test('with Authentication Bearer Auth and the credential, it lists the six tools, as the editor fills its "Tools to Include"', async () => {
+		const options = await listThroughClientTool('bearerAuth', { [BEARER_CREDENTIAL_TYPE]: bearerCredential });
 		expect(options.map((option) => option.value).sort()).toEqual(TOOL_NAMES);
 		for (const option of options) expect(option.description).toBe(tools.find((tool) => tool.name === option.value)?.description);
+	}, 2 * MINUTE);
+
+	test('with Authentication None it lists nothing: the trigger refuses it', async () => {
+		// n8n's MCP Client Tool reads the trigger's 403 as "Authentication failed" (the route answers 500).
+		await expect(listThroughClientTool('none')).rejects.toThrow('Could not connect to your MCP server. Authentication failed.');
 	}, 2 * MINUTE);
 });
 
@@ -403,15 +505,40 @@ describe('an agent copies files: list_storages → create_dry_run → get_job �
 	}, 2 * MINUTE);
 });
 
+/**
+ * A finished dry run put straight into the sandbox (not through the tools: a model may pick any dry run of the
+ * account): the demo dry run's scope from files:/data, a copy with conflict handling skip to the one allowed
+ * target (archive), finished a minute ago and estimated at 0.0102 USD, with these changes.
+ */
+function dryRunAtSandbox(
+	name: string,
+	changes: { transferType?: 'copy' | 'move' | 'sync'; conflictHandling?: 'skip' | 'rename' | 'overwrite' | null; targetId?: string; finishedAgoMs?: number; amount?: string } = {},
+): string {
+	const { createdAt: _createdAt, updatedAt: _updatedAt, ...base } = sandbox.state.job(DEMO_IDS.jobIds.dryRun)!.attributes;
+	const finishedAt = new Date(Date.now() - (changes.finishedAgoMs ?? MINUTE)).toISOString();
+	const stats = { ...base.stats, finishedAt, estimatedCost: { amount: changes.amount ?? '0.0102', currency: 'USD' } };
+	const targetId = changes.targetId ?? ALLOWED_TARGET;
+	const targetStorage = sandbox.state.storages().find((storage) => storage.id === targetId)!;
+	const target = { id: targetId, type: targetStorage.attributes.type, path: `/mcp-${name.replace(/\W+/g, '-')}` };
+	return sandbox.control.insertJobs(1, {
+		...base,
+		name: `MCP ${name}`,
+		dryRun: true,
+		status: 'finished',
+		transferType: changes.transferType ?? 'copy',
+		conflictHandling: changes.conflictHandling === undefined ? 'skip' : changes.conflictHandling,
+		target,
+		stats,
+	})[0];
+}
+
+/** The requests that could start a job: POST /jobs at the sandbox. */
+const creates = () => sandbox.requests.count({ method: 'POST', path: '/jobs' });
+const jobIds = () => sandbox.state.jobs().map((job) => job.id).sort();
+
 describe("the spending guard: run_from_dry_run's Max Estimated Cost (5.00 USD, fixed in the example)", () => {
 	/** A finished dry run of files → archive in the sandbox, with this estimate. */
-	const dryRunWith = (amount: string): string => {
-		const { createdAt: _createdAt, updatedAt: _updatedAt, ...base } = sandbox.state.job(DEMO_IDS.jobIds.dryRun)!.attributes;
-		const stats = { ...base.stats, estimatedCost: { amount, currency: 'USD' } };
-		const target = { ...base.target, path: `/mcp-guard-${amount}` };
-		return sandbox.control.insertJobs(1, { ...base, name: `MCP guard ${amount}`, dryRun: true, status: 'finished', target, stats })[0];
-	};
-	const creates = () => sandbox.requests.count({ method: 'POST', path: '/jobs' });
+	const dryRunWith = (amount: string): string => dryRunAtSandbox(`guard ${amount}`, { amount });
 
 	test('the maximum is no argument of the tool: the model cannot change it', () => {
 		const schema = tools.find((tool) => tool.name === 'run_from_dry_run')!.inputSchema;
@@ -448,6 +575,88 @@ describe("the spending guard: run_from_dry_run's Max Estimated Cost (5.00 USD, f
 		expect(item).toMatchObject({ dryRunJobId: dryRunId, dryRunEstimatedCost: { amount: 5, currency: 'USD' }, dryRun: false });
 		expect(sandbox.state.jobs().length).toBe(jobsBefore + 1);
 		expect(sandbox.state.job(String(item.id))?.attributes).toMatchObject({ dryRun: false, name: 'MCP guard 5.00 (run)' });
+	}, MINUTE);
+});
+
+describe("run_from_dry_run's guards: copy only, skip or rename, the allowed target, at most 60 minutes old", () => {
+	/**
+	 * Calls run_from_dry_run with a dry run that one guard refuses: a tool error whose text starts with the
+	 * guard's message and says that no job was started, no POST /jobs at the sandbox, the same jobs after.
+	 */
+	async function refused(dryRunId: string, reason: string): Promise<void> {
+		const jobsBefore = jobIds();
+		const createsBefore = creates();
+
+		const result = await call('run_from_dry_run', { jobId: dryRunId });
+		say(`run_from_dry_run {${reason.slice(0, 40)}…} -> isError ${result.isError}: ${result.text}`);
+
+		expect(result.isError).toBe(true);
+		expect(result.text).toContain(`Not started: dry run ${dryRunId} ${reason}`);
+		expect(result.text).toContain('No job was started.');
+		// Said to the model: the limit is the workflow's, and what to do.
+		expect(result.text).toContain('guard is set in the workflow; a tool call cannot change it. Tell the user why this dry run was refused.');
+		expect(result.text).not.toContain('[item');
+		expect(creates()).toBe(createsBefore);
+		expect(jobIds()).toEqual(jobsBefore);
+	}
+
+	test('the guards are set in the node, not through $fromAI(): the model fills only jobId', () => {
+		const schema = tools.find((tool) => tool.name === 'run_from_dry_run')!.inputSchema;
+		expect(Object.keys(schema.properties ?? {})).toEqual(['jobId']);
+		const node = readExample(EXAMPLE_FILES.mcpAssistant).nodes.find((n) => n.name === 'run_from_dry_run')!;
+		expect((node.parameters as { guards: unknown }).guards).toEqual({
+			allowedTransferTypes: ['copy'],
+			allowedConflictHandling: ['skip', 'rename'],
+			allowedTargetStorageIds: '',
+			maxDryRunAgeMinutes: 60,
+		});
+	});
+
+	test('a dry run of a move: refused, no job started', async () => {
+		await refused(dryRunAtSandbox('move', { transferType: 'move' }), 'is a move, and this workflow allows only copy');
+	}, MINUTE);
+
+	test('a dry run of a sync: refused, no job started', async () => {
+		await refused(dryRunAtSandbox('sync', { transferType: 'sync', conflictHandling: null }), 'is a sync, and this workflow allows only copy');
+	}, MINUTE);
+
+	test('a dry run of a copy that overwrites: refused, no job started', async () => {
+		await refused(
+			dryRunAtSandbox('overwrite', { conflictHandling: 'overwrite' }),
+			'overwrites files on the target, and this workflow allows only skip, rename',
+		);
+	}, MINUTE);
+
+	test('a dry run to another target than the Allowed Target Storage IDs the test set: refused, no job started', async () => {
+		const other = DEMO_IDS.storageIds.bucket;
+		expect(other).not.toBe(ALLOWED_TARGET);
+		await refused(
+			dryRunAtSandbox('other target', { targetId: other }),
+			`targets storage ${other}, which is not among the Allowed Target Storage IDs`,
+		);
+	}, MINUTE);
+
+	test('a dry run that finished 95 minutes ago: refused, no job started', async () => {
+		await refused(
+			dryRunAtSandbox('old', { finishedAgoMs: 95 * MINUTE + 5000 }),
+			'finished 95 minutes ago, more than the Max Dry Run Age of 60 minutes',
+		);
+	}, MINUTE);
+
+	test('the same dry run within every guard runs', async () => {
+		const dryRunId = dryRunAtSandbox('within the guards', { finishedAgoMs: 59 * MINUTE });
+		const jobsBefore = sandbox.state.jobs().length;
+
+		const item = await callOne('run_from_dry_run', { jobId: dryRunId });
+
+		expect(item).toMatchObject({ dryRunJobId: dryRunId, dryRun: false });
+		expect(sandbox.state.jobs().length).toBe(jobsBefore + 1);
+		expect(sandbox.state.job(String(item.id))?.attributes).toMatchObject({
+			dryRun: false,
+			transferType: 'copy',
+			conflictHandling: 'skip',
+			target: { id: ALLOWED_TARGET },
+		});
 	}, MINUTE);
 });
 
@@ -508,6 +717,8 @@ describe('no secret in any tool output', () => {
 		expect(tokens.size).toBeGreaterThan(0);
 		const all = outputs.join('\n');
 		expect(all).not.toContain(CLIENT_SECRET);
+		// Nor the MCP bearer token the client sent (n8n hands the tools the request's headers from typeVersion 2.1).
+		expect(all).not.toContain(MCP_TOKEN);
 		for (const token of tokens) expect(all).not.toContain(token);
 	});
 });

@@ -23,6 +23,7 @@ import { ensureCredential } from '../../scripts/n8n/credentials';
 import { ensureOwner, generatePassword, publicApi, type PublicApiClient } from '../../scripts/n8n/n8nApi';
 import { startN8n, type N8nServer } from '../../scripts/n8n/n8nProcess';
 import { projectRoot, tempDir } from '../../scripts/n8n/paths';
+import { withBearerCredentials } from '../../scripts/n8n/mcpAuth';
 import { ensureWorkflow, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, readExample } from './helpers/examples';
 import { prepareUserFolder } from './helpers/userFolder';
@@ -58,8 +59,11 @@ describe('README "Try it locally": log in, open example 1, execute it, read the 
 			clientId: sandbox.clientId,
 			clientSecret: sandbox.clientSecret,
 		});
-		for (const file of fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.json')).sort()) {
-			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+		const files = fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.json')).sort();
+		const read = files.map((file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson);
+		// As npm start: example 5's trigger pointed at its Bearer Auth credential, made with a random token.
+		const { workflows } = await withBearerCredentials(api, read);
+		for (const workflow of workflows) {
 			const { id } = await ensureWorkflow(api, withCredential(workflow, credential), { activate: workflow.active === true });
 			workflowIds.set(workflow.name, id);
 		}

@@ -24,6 +24,7 @@ import { buildAndPack, installPackage } from '../packaging';
 import { projectRoot, tempDir } from '../paths';
 import { type ManagedProcess, freePort, portInUse, spawnGroup, startOnFreshPorts } from '../processes';
 import { sleep } from '../waiting';
+import { withBearerCredentials } from '../mcpAuth';
 import { ensureWorkflow, readExamples, withCredential } from '../workflows';
 import { type PostgresServer, startPostgres } from './postgres';
 import { type RedisServer, startRedis } from './redis';
@@ -95,6 +96,8 @@ export interface QueueStack {
 	rest: RestClient;
 	publicApi: PublicApiClient;
 	credential: { id: string; name: string };
+	/** The Bearer Auth credentials of the examples' MCP Server Triggers; `token` only for one made by this start. */
+	bearerCredentials: Array<{ id: string; name: string; created: boolean; token?: string }>;
 	/** Imported example -> workflow id, keyed both by the workflow's name and by its file name without .json. */
 	workflows: Record<string, string>;
 	main: QueueProcess;
@@ -351,8 +354,17 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		save();
 
 		const workflows: Record<string, string> = {};
+		let bearerCredentials: QueueStack['bearerCredentials'] = [];
 		if (options.examples !== false) {
-			for (const { file, workflow } of readExamples(options.examples ?? path.join(projectRoot, 'examples'))) {
+			const examples = readExamples(options.examples ?? path.join(projectRoot, 'examples'));
+			// Example 5's MCP Server Trigger asks for a bearer token: its credential, made once (mcpAuth.ts).
+			const bearer = await withBearerCredentials(
+				publicApi,
+				examples.map(({ workflow }) => workflow),
+			);
+			bearerCredentials = bearer.credentials;
+			for (const [index, { file }] of examples.entries()) {
+				const workflow = bearer.workflows[index];
 				const result = await ensureWorkflow(publicApi, withCredential(workflow, credential), {
 					activate: workflow.active === true,
 				});
@@ -397,6 +409,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			rest,
 			publicApi,
 			credential: { id: credential.id, name: credential.name },
+			bearerCredentials,
 			workflows,
 			main,
 			workers,
