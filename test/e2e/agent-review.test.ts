@@ -4,7 +4,7 @@
  * with the packed package, against the sandbox. Nothing leaves 127.0.0.1:
  *
  * - the model is a scripted OpenAI stand-in (helpers/scriptedModel.ts): n8n's OpenAI Chat Model 1.3 calls its
- *   Responses API through the OpenAI credential's Base URL; the script answers with tool calls in a fixed
+ *   Responses API (without a stream) through the OpenAI credential's Base URL; the script answers with tool calls in a fixed
  *   order (list_storages → create_dry_run with two storage ids from the list → get_job until the dry run is
  *   finished → run_from_dry_run with the dry run's id), reading the ids from the tool results it is sent, and
  *   its final answer quotes the last tool result, so that the test reads what the agent got;
@@ -24,7 +24,7 @@ import * as path from 'node:path';
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
 import { randomId } from '../../scripts/n8n/headless';
 import { N8N_VERSION, n8nInstallDir } from '../../scripts/n8n/paths';
-import { withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
+import { ensureWorkflow, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { until } from '../../scripts/n8n/waiting';
 import type { Job } from '../../nodes/FileTransferManager/api/types';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, SandboxClient, readExample } from './helpers/examples';
@@ -221,12 +221,36 @@ function agentReply(run: ServerRun): string {
 		await res.text();
 	}
 
+	test('imports as npm start imports it: inactive, with its guards, run_from_dry_run wired to the review node only', async () => {
+		if (skipped) {
+			say(skipped);
+			return;
+		}
+		const example = readExample(EXAMPLE_FILES.agentReview);
+		expect(example.active).toBe(false);
+		const result = await ensureWorkflow(stack.api, withCredential(example, stack.credential), { activate: example.active === true });
+		expect(result).toMatchObject({ created: true, activated: false });
+		const stored = await stack.api.call<WorkflowJson>('GET', `/workflows/${result.id}`);
+		expect(stored.nodes.map((node) => node.name).sort()).toEqual(example.nodes.map((node) => node.name).sort());
+		expect(stored.nodes.find((node) => node.name === 'run_from_dry_run')?.parameters).toMatchObject({
+			maxEstimatedCost: '5.00',
+			maxEstimatedCostCurrency: 'USD',
+			guards: { allowedTransferTypes: ['copy'], allowedConflictHandling: ['skip', 'rename'], maxDryRunAgeMinutes: 60 },
+		});
+		expect(stored.connections.run_from_dry_run).toEqual({ ai_tool: [[{ node: REVIEW, type: 'ai_tool', index: 0 }]] });
+		expect(stored.connections[REVIEW]).toEqual({ ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] });
+	});
+
 	const realJobs = () => sandbox.state.jobs().filter((job) => job.attributes.dryRun !== true);
 
 	test('approved: exactly one real job, created from the dry run the agent made; the agent gets the new job', async () => {
-		if (skipped) return say(skipped);
+		if (skipped) {
+			say(skipped);
+			return;
+		}
 		const t = Date.now();
 		const before = new Set(realJobs().map((job) => job.id));
+		const firstRequest = model.requests.length;
 		sandbox.requests.clear();
 
 		const { executionId, mail } = await chatUntilReview('Copy /reports from the files storage to archive:/agent-review/reports.');
@@ -265,15 +289,29 @@ function agentReply(run: ServerRun): string {
 		expect(reply).toMatch(/^Last tool result \(run_from_dry_run\): /);
 		expect(reply).toContain(job.id);
 		expect(reply).toContain(dryRun.id);
-		// The model called run_from_dry_run once, with the dry run's id, and saw its result once.
-		const calls = model.requests.flatMap((request) => request.turns).filter((turn) => turn.kind === 'call' && turn.name === 'run_from_dry_run');
-		expect(calls.length).toBeGreaterThan(0);
+		// One run_from_dry_run call in the conversation n8n sends back, as the gated tool ran it: with the dry run's
+		// id (the model sent it as toolParameters; n8n passes those to the tool once the person approved).
+		const calls = new Map<string, Record<string, unknown>>();
+		for (const turn of model.requests.slice(firstRequest).flatMap((request) => request.turns)) {
+			if (turn.kind === 'call' && turn.name === 'run_from_dry_run' && !calls.has(turn.callId)) calls.set(turn.callId, turn.args);
+		}
+		expect([...calls.values()]).toEqual([expect.objectContaining({ jobId: dryRun.id, tool: 'run_from_dry_run' })]);
+		// Every model call went to the Responses API (the stand-in answers nothing else), offering the four tools.
+		const requests = model.requests.slice(firstRequest);
+		expect(requests.length).toBeGreaterThanOrEqual(5);
+		for (const request of requests) {
+			expect(request.path).toBe('/v1/responses');
+			expect([...request.tools].sort()).toEqual(['create_dry_run', 'get_job', 'list_storages', 'run_from_dry_run']);
+		}
 		await sandbox.control.waitForJob(job.id, JOB_WAIT_MS);
 		say(`approved: ${((Date.now() - t) / 1000).toFixed(1)} s, reply ${reply.length} characters`);
 	}, 10 * MINUTE);
 
 	test('denied: no job is started, and the agent is told that the user rejected the call', async () => {
-		if (skipped) return say(skipped);
+		if (skipped) {
+			say(skipped);
+			return;
+		}
 		const t = Date.now();
 		const jobsBefore = sandbox.state.jobs().length;
 		const realBefore = realJobs().length;
@@ -296,7 +334,10 @@ function agentReply(run: ServerRun): string {
 	}, 10 * MINUTE);
 
 	test('a move dry run, approved: the guard refuses it, no job is started, and the agent gets why', async () => {
-		if (skipped) return say(skipped);
+		if (skipped) {
+			say(skipped);
+			return;
+		}
 		const t = Date.now();
 		const client = new SandboxClient(sandbox);
 		const move: Job = await client.createJob({
@@ -315,6 +356,7 @@ function agentReply(run: ServerRun): string {
 		expect(mail.text).toContain(move.id);
 		await click(reviewLink(mail, true));
 		const run = await endedExecution(stack.api, executionId, `execution ${executionId} after the approval`, EXECUTION_WAIT_MS);
+		expect(run.status).toBe('success');
 
 		expect(sandbox.state.jobs().length).toBe(jobsBefore);
 		expect(sandbox.requests.count({ method: 'POST', path: '/jobs' })).toBe(0);

@@ -1,9 +1,10 @@
 /**
  * A stand-in for OpenAI on 127.0.0.1: no language model, a script decides each answer from the conversation it
  * is sent. n8n 2.41.1's OpenAI Chat Model (typeVersion 1.3, its **Use Responses API** on by default) calls the
- * Responses API, `POST <base URL>/responses`, through LangChain's ChatOpenAI; the older Chat Completions API
- * (`POST <base URL>/chat/completions`, the node with Use Responses API off or before 1.3) is served too. Both
- * answer as JSON, or as server-sent events when the request asks for a stream. Plain `node:http`.
+ * Responses API, `POST <base URL>/responses`, through LangChain's ChatOpenAI, without a stream when the agent
+ * does not stream to a chat (a run from the editor's chat, or a Chat Trigger answering with the last node).
+ * That is the one shape served; any other request (Chat Completions, a stream) is answered 400 with what was
+ * asked, so that a change on n8n's side shows as a failure that says so. Plain `node:http`.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,8 +21,8 @@ export type Reply = { call: string; args: Record<string, unknown> } | { text: st
 export interface ScriptedModel {
 	/** The base URL to give n8n's OpenAI credential (…/v1). */
 	baseUrl: string;
-	/** Every request, in order: the API path, whether it asked for a stream, and the turns it held. */
-	requests: Array<{ path: string; stream: boolean; turns: Turn[]; tools: string[] }>;
+	/** Every request answered, in order: its path, the turns it held and the names of the tools it offered. */
+	requests: Array<{ path: string; turns: Turn[]; tools: string[] }>;
 	close(): Promise<void>;
 }
 
@@ -68,28 +69,6 @@ function responsesTurns(body: Record<string, unknown>): Turn[] {
 	return turns;
 }
 
-/** The turns of a Chat Completions request (`messages`). */
-function chatTurns(body: Record<string, unknown>): Turn[] {
-	const turns: Turn[] = [];
-	const names = new Map<string, string>();
-	for (const raw of (body.messages as unknown[]) ?? []) {
-		const message = raw as Record<string, unknown>;
-		if (message.role === 'tool') {
-			const callId = String(message.tool_call_id);
-			turns.push({ kind: 'result', callId, name: names.get(callId) ?? '', output: text(message.content) });
-			continue;
-		}
-		const role = message.role === 'developer' ? 'system' : (message.role as 'system' | 'user' | 'assistant');
-		if (text(message.content)) turns.push({ kind: role, text: text(message.content) });
-		for (const call of (message.tool_calls as Array<Record<string, unknown>> | undefined) ?? []) {
-			const fn = call.function as Record<string, unknown>;
-			names.set(String(call.id), String(fn.name));
-			turns.push({ kind: 'call', callId: String(call.id), name: String(fn.name), args: parseArgs(fn.arguments) });
-		}
-	}
-	return turns;
-}
-
 const toolNames = (body: Record<string, unknown>): string[] =>
 	((body.tools as Array<Record<string, unknown>> | undefined) ?? []).map((tool) =>
 		String(tool.name ?? (tool.function as Record<string, unknown> | undefined)?.name ?? ''),
@@ -114,22 +93,19 @@ export async function startScriptedModel(script: (turns: Turn[]) => Reply): Prom
 			} catch {
 				return fail(400, 'body is not JSON');
 			}
-			const responses = req.method === 'POST' && path.endsWith('/responses');
-			const chat = req.method === 'POST' && path.endsWith('/chat/completions');
-			if (!responses && !chat) return fail(404, `the scripted model serves POST /responses and /chat/completions, not ${req.method} ${path}`);
-			const turns = responses ? responsesTurns(body) : chatTurns(body);
 			const stream = body.stream === true;
-			requests.push({ path, stream, turns, tools: toolNames(body) });
+			if (req.method !== 'POST' || !path.endsWith('/responses') || stream) {
+				return fail(400, `the scripted model answers only POST /responses without a stream, not ${req.method} ${path}${stream ? ' with stream: true' : ''}`);
+			}
+			const turns = responsesTurns(body);
+			requests.push({ path, turns, tools: toolNames(body) });
 			let reply: Reply;
 			try {
 				reply = script(turns);
 			} catch (error) {
 				return fail(500, `the script failed: ${(error as Error).message}`);
 			}
-			const n = ++counter;
-			const model = String(body.model ?? 'scripted');
-			if (responses) sendResponses(res, n, model, reply, stream);
-			else sendChat(res, n, model, reply, stream);
+			sendResponse(res, ++counter, String(body.model ?? 'scripted'), reply);
 		});
 	});
 	await new Promise<void>((resolve, reject) => {
@@ -150,7 +126,7 @@ export async function startScriptedModel(script: (turns: Turn[]) => Reply): Prom
 
 const USAGE = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
 
-function sendResponses(res: http.ServerResponse, n: number, model: string, reply: Reply, stream: boolean): void {
+function sendResponse(res: http.ServerResponse, n: number, model: string, reply: Reply): void {
 	const item =
 		'call' in reply
 			? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: reply.call, arguments: JSON.stringify(reply.args), status: 'completed' }
@@ -161,62 +137,21 @@ function sendResponses(res: http.ServerResponse, n: number, model: string, reply
 					status: 'completed',
 					content: [{ type: 'output_text', text: reply.text, annotations: [] }],
 				};
-	const response = {
-		id: `resp_${n}`,
-		object: 'response',
-		created_at: Math.floor(Date.now() / 1000),
-		status: 'completed',
-		error: null,
-		incomplete_details: null,
-		model,
-		output: [item],
-		parallel_tool_calls: true,
-		tool_choice: 'auto',
-		tools: [],
-		usage: USAGE,
-	};
-	if (!stream) {
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end(JSON.stringify(response));
-		return;
-	}
-	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-	let sequence = 0;
-	const event = (type: string, data: Record<string, unknown>) =>
-		res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
-	event('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } });
-	if ('call' in reply) {
-		event('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
-		event('response.function_call_arguments.delta', { output_index: 0, item_id: item.id, delta: JSON.stringify(reply.args) });
-		event('response.function_call_arguments.done', { output_index: 0, item_id: item.id, arguments: JSON.stringify(reply.args) });
-	} else {
-		event('response.output_item.added', { output_index: 0, item: { ...item, content: [], status: 'in_progress' } });
-		event('response.content_part.added', { output_index: 0, item_id: item.id, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-		event('response.output_text.delta', { output_index: 0, item_id: item.id, content_index: 0, delta: reply.text });
-		event('response.output_text.done', { output_index: 0, item_id: item.id, content_index: 0, text: reply.text });
-	}
-	event('response.output_item.done', { output_index: 0, item });
-	event('response.completed', { response });
-	res.end();
-}
-
-function sendChat(res: http.ServerResponse, n: number, model: string, reply: Reply, stream: boolean): void {
-	const toolCalls = 'call' in reply ? [{ id: `call_${n}`, type: 'function', function: { name: reply.call, arguments: JSON.stringify(reply.args) } }] : undefined;
-	const message = { role: 'assistant', content: 'text' in reply ? reply.text : null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
-	const finish = toolCalls ? 'tool_calls' : 'stop';
-	const base = { id: `chatcmpl-${n}`, created: Math.floor(Date.now() / 1000), model };
-	const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
-	if (!stream) {
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage }));
-		return;
-	}
-	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-	const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
-		res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
-	chunk({ role: 'assistant', content: 'text' in reply ? reply.text : null, ...(toolCalls ? { tool_calls: toolCalls.map((call, index) => ({ index, ...call })) } : {}) }, null);
-	chunk({}, finish);
-	res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);
-	res.write('data: [DONE]\n\n');
-	res.end();
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.end(
+		JSON.stringify({
+			id: `resp_${n}`,
+			object: 'response',
+			created_at: Math.floor(Date.now() / 1000),
+			status: 'completed',
+			error: null,
+			incomplete_details: null,
+			model,
+			output: [item],
+			parallel_tool_calls: true,
+			tool_choice: 'auto',
+			tools: [],
+			usage: USAGE,
+		}),
+	);
 }
