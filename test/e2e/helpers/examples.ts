@@ -23,6 +23,7 @@ export const EXAMPLE_FILES = {
 	housekeeping: '03-housekeeping-bytes-per-storage.json',
 	longJob: '04-long-job-wait-loop.json',
 	mcpAssistant: '05-mcp-assistant.json',
+	agentReview: '06-agent-with-review.json',
 } as const;
 
 /** An example workflow as stored in examples/. */
