@@ -4,11 +4,12 @@
  * created through the public API and run as from the editor. A URL on the Base URL's origin works and gets the
  * token; a URL on another port is refused with our message naming both origins, and that server receives
  * nothing at all (not even a connection); a redirect from the Base URL to another port is followed without
- * the token; three items at once after the token expired make one token request. The HTTP Request node sends
+ * the token; three items at once after the token expired make one token request, and so does the workflow users
+ * reported (HTTP Request nodes before and after an expiry, 3 and 10 items). The HTTP Request node sends
  * through n8n-core's legacy requestWithAuthentication, which calls the credential's authenticate with the
  * options' `uri`. The Base URL is a recording pass-through in front of the sandbox, which answers one path
- * with that redirect; the credential naming it is created through the public API once the pass-through runs
- * (the stack's own credential, on the sandbox itself, is not used).
+ * with that redirect; the credential naming it is created through the public API once the pass-through runs.
+ * The reported workflow uses the stack's own credential, on the sandbox itself, as users set it up.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -123,6 +124,91 @@ function withItems(workflow: WorkflowJson, ids: string[]): WorkflowJson {
 	};
 }
 
+/** An HTTP Request node with this credential ("Predefined Credential Type"), JSON answers. */
+function httpRequestNode(
+	name: string,
+	position: number,
+	method: string,
+	url: string,
+	ref: CredentialRef,
+	settings: Record<string, unknown> = {},
+): WorkflowJson['nodes'][number] {
+	return {
+		id: `c0ffee00-0000-4000-8000-0000000001${String(position).padStart(2, '0')}`,
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: httpRequestNodeVersion(),
+		position: [position * 110, 300],
+		parameters: {
+			method,
+			url,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: CREDENTIAL_TYPE,
+			options: { response: { response: { responseFormat: 'json' } } },
+		},
+		credentials: { [CREDENTIAL_TYPE]: ref },
+		...settings,
+	};
+}
+
+/** A Set node holding `rows` and a Split Out node that makes one item of each (as a Code node returning them would). */
+function itemNodes(name: string, position: number, rows: Array<Record<string, string>>): WorkflowJson['nodes'] {
+	const id = (n: number) => `c0ffee00-0000-4000-8000-0000000002${String(position * 10 + n).padStart(2, '0')}`;
+	return [
+		{
+			id: id(0),
+			name: `${name} List`,
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [position * 110, 300],
+			parameters: {
+				assignments: { assignments: [{ id: id(1), name: 'rows', value: `={{ ${JSON.stringify(rows)} }}`, type: 'array' }] },
+				options: {},
+			},
+		},
+		{
+			id: id(2),
+			name,
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [(position + 1) * 110, 300],
+			parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields', options: {} },
+		},
+	];
+}
+
+/** Manual Trigger → the given nodes, one after the other. */
+function chainOf(name: string, nodes: WorkflowJson['nodes']): WorkflowJson {
+	const chain: WorkflowJson['nodes'] = [
+		{ id: 'c0ffee00-0000-4000-8000-000000000100', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 300], parameters: {} },
+		...nodes,
+	];
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i + 1 < chain.length; i++) connections[chain[i].name] = { main: [[{ node: chain[i + 1].name, type: 'main', index: 0 }]] };
+	return { name, nodes: chain, connections, settings: { executionOrder: 'v1' } };
+}
+
+/**
+ * The workflow users reported, with the stack's credential (on the sandbox itself): Manual Trigger → GET / →
+ * `count` items, each with a job id and a storage id of the demo data → GET /jobs/{jobId} → POST
+ * /__sandbox/tokens/expire (Execute Once) → `count` items → GET /storages/{storageId}, every request through
+ * an HTTP Request node with this credential.
+ */
+function expiryWorkflow(count: number): WorkflowJson {
+	const jobIds = Object.values(DEMO_IDS.jobIds);
+	const storageIds = Object.values(DEMO_IDS.storageIds);
+	const rows = Array.from({ length: count }, (_, i) => ({ jobId: jobIds[i % jobIds.length], storageId: storageIds[i % storageIds.length] }));
+	const base = sandbox.baseUrl;
+	return chainOf(`e2e: HTTP Request nodes before and after a token expiry, ${count} items`, [
+		httpRequestNode('Service', 1, 'GET', `${base}/`, stack.credential),
+		...itemNodes('Job Items', 2, rows),
+		httpRequestNode('Jobs', 4, 'GET', `=${base}/jobs/{{ $json.jobId }}`, stack.credential),
+		httpRequestNode('Expire Tokens', 5, 'POST', `${base}/__sandbox/tokens/expire`, stack.credential, { executeOnce: true }),
+		...itemNodes('Storage Items', 6, rows),
+		httpRequestNode('Storages', 8, 'GET', `=${base}/storages/{{ $json.storageId }}`, stack.credential),
+	]);
+}
+
 beforeAll(async () => {
 	({ sandbox } = stack);
 	other = await startRecordingServer();
@@ -218,4 +304,52 @@ describe(`n8n ${N8N_VERSION}: the HTTP Request node with the File Transfer Manag
 		expect(late?.doneAt).toBeGreaterThan(tokens[0].doneAt ?? Infinity);
 		expect(nodeOutput(run, NODE_NAME).map((item) => (item as { data?: { id?: string } }).data?.id).sort()).toEqual([...ids].sort());
 	}, 10 * MINUTE);
+
+	test.each([3, 10])(
+		'the reported workflow with %i items: after the expiry one token request; each storage request refused once, then repeated once with the new token',
+		async (count) => {
+			// The credential holds a valid token, so the run's only token request is the renewal after the expiry.
+			await runToSuccess(
+				stack,
+				chainOf('e2e: a token for the stack credential', [httpRequestNode('Service', 1, 'GET', `${sandbox.baseUrl}/`, stack.credential)]),
+			);
+			sandbox.requests.clear();
+			// The token answer comes 3 s late, so that every item is sent with the expired token first, and one storage
+			// request's 401 comes 6 s late, after the token request has ended.
+			sandbox.faults.add({ kind: 'slow', method: 'POST', path: '/oauth/token', times: 1, delayMs: 3000 });
+			sandbox.faults.add({ kind: 'slow', method: 'GET', path: '/storages/{id}', times: 1, delayMs: 6000 });
+			let run: Awaited<ReturnType<typeof runToSuccess>>;
+			try {
+				run = await runToSuccess(stack, expiryWorkflow(count));
+			} finally {
+				sandbox.faults.clear();
+			}
+
+			const calls = sandbox.requests.all();
+			const jobs = calls.filter((r) => r.route === '/jobs/{id}');
+			expect(jobs.map((r) => r.status)).toEqual(Array(count).fill(200));
+			const expired = jobs[0].authorization;
+			const tokens = calls.filter((r) => r.method === 'POST' && r.path === '/oauth/token');
+			expect(tokens.map((r) => r.status)).toEqual([200]);
+			expect(tokens[0].at).toBeGreaterThan(Math.max(...jobs.map((r) => r.doneAt ?? Infinity)));
+
+			const storages = calls.filter((r) => r.route === '/storages/{id}');
+			const refused = storages.filter((r) => r.status === 401);
+			const answered = storages.filter((r) => r.status === 200);
+			expect(storages).toHaveLength(2 * count);
+			expect(refused).toHaveLength(count);
+			expect(refused.every((r) => r.authorization === expired)).toBe(true);
+			expect(answered).toHaveLength(count);
+			expect(new Set(answered.map((r) => r.authorization)).size).toBe(1);
+			expect(answered[0].authorization).not.toBe(expired);
+			// Each storage request once each way: refused, then repeated.
+			const paths = (list: typeof storages) => list.map((r) => r.path).sort();
+			expect(paths(answered)).toEqual(paths(refused));
+			const late = storages.find((r) => r.fault === 'slow');
+			expect(late?.status).toBe(401);
+			expect(late?.doneAt).toBeGreaterThan(tokens[0].doneAt ?? Infinity);
+			expect(nodeOutput(run, 'Storages')).toHaveLength(count);
+		},
+		10 * MINUTE,
+	);
 });

@@ -74,6 +74,19 @@ describe('the token request, shared within a process', () => {
 		expect(endpoint.requests()).toBe(2);
 	});
 
+	it('renewals at the same moment by callers that hold different tokens share one request, and each holder keeps its replacement', async () => {
+		const endpoint = tokenEndpoint();
+		// One caller holds a token renewed before (old-0), the others the one that replaced it (old-1); the first starts the request.
+		const together = await Promise.all([
+			requestToken.call(endpoint.helper, { ...CREDENTIALS, accessToken: 'old-0' }),
+			requestToken.call(endpoint.helper, { ...CREDENTIALS, accessToken: 'old-1' }),
+		]);
+		// A holder of old-1 whose 401 comes after the request ended takes the same token.
+		const late = await requestToken.call(endpoint.helper, { ...CREDENTIALS, accessToken: 'old-1' });
+		expect([...together, late].map((t) => t.accessToken)).toEqual(['token-1', 'token-1', 'token-1']);
+		expect(endpoint.requests()).toBe(1);
+	});
+
 	it('another client (other secret) does not get the token', async () => {
 		const endpoint = tokenEndpoint();
 		await requestToken.call(endpoint.helper, CREDENTIALS);

@@ -148,20 +148,21 @@ export async function requestToken(
 		const last = fresh.get(client);
 		if (last && now - last.at <= FRESH_KEPT_MS) return { accessToken: last.accessToken };
 	}
+	// A caller that joins the request under way notes its own replacement too: the caller that started it may
+	// have held another token (or none), and a later renewal of the token this caller holds must find it.
 	const pending = inFlight.get(client);
-	if (pending) return await pending;
-	const request = fetchToken.call(this, credentials);
-	inFlight.set(client, request);
+	const request = pending ?? fetchToken.call(this, credentials);
+	if (!pending) inFlight.set(client, request);
 	try {
 		const result = await request;
-		fresh.set(client, { accessToken: result.accessToken, at: Date.now() });
+		if (!pending) fresh.set(client, { accessToken: result.accessToken, at: Date.now() });
 		if (held !== '') {
 			replacements.set(`${client}\n${held}`, { accessToken: result.accessToken, at: Date.now() });
 			if (replacements.size > REPLACEMENTS_KEPT) replacements.delete(replacements.keys().next().value as string);
 		}
 		return result;
 	} finally {
-		if (inFlight.get(client) === request) inFlight.delete(client);
+		if (!pending && inFlight.get(client) === request) inFlight.delete(client);
 	}
 }
 
