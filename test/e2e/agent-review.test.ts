@@ -13,9 +13,11 @@
  * - the chat message starts the workflow as n8n's chat panel does: a manual run from the Chat Trigger with the
  *   message as the trigger's data (`triggerToStartFrom`).
  *
- * Three cases: approved → exactly one real job, created from that dry run; denied → no job, and the agent is
- * told the call was rejected; a move dry run, approved → no job (the guard Allowed Transfer Types refuses it)
- * and the agent gets the guard's message. Where the n8n under test has no human review for tools, the suite
+ * The cases: approved → exactly one real job, created from that dry run; denied → no job, and the agent is
+ * told the call was rejected; a dry run that breaks a guard (a move, a sync, a copy that overwrites, one to a
+ * storage the workflow does not allow, one finished 95 minutes ago), approved → no job, and the agent gets the
+ * guard's message. The test's copy of the example allows the archive storage only (the example leaves Allowed
+ * Target Storage IDs empty for the user). Where the n8n under test has no human review for tools, the suite
  * skips, naming the version, by n8n's own source (n8n 1.123.81 has none; 2.40.7 and 2.41.1 have it); an n8n not
  * installed when the suite loads fails it instead of passing untested. Every wait is bounded (n8n's start, the e-mail, each execution, each job).
  */
@@ -27,7 +29,7 @@ import { N8N_VERSION, n8nInstallDir } from '../../scripts/n8n/paths';
 import { ensureWorkflow, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { until } from '../../scripts/n8n/waiting';
 import type { Job } from '../../nodes/FileTransferManager/api/types';
-import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, SandboxClient, readExample } from './helpers/examples';
+import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, readExample } from './helpers/examples';
 import { startScriptedModel, type Reply, type ScriptedModel, type Turn } from './helpers/scriptedModel';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './helpers/smtpSink';
 import { useN8nStack } from './helpers/stack';
@@ -112,6 +114,11 @@ function exampleWorkflow(credentials: { ftm: { id: string; name: string }; openA
 		nodes: workflow.nodes.map((node) => {
 			if (node.credentials?.openAiApi) return { ...node, credentials: { openAiApi: credentials.openAi } };
 			if (node.credentials?.smtp) return { ...node, credentials: { smtp: credentials.smtp } };
+			// The example leaves Allowed Target Storage IDs for the user to fill in; the test allows the archive only.
+			if (node.name === 'run_from_dry_run') {
+				const parameters = node.parameters as { guards?: Record<string, unknown> };
+				return { ...node, parameters: { ...parameters, guards: { ...parameters.guards, allowedTargetStorageIds: ARCHIVE } } };
+			}
 			return node;
 		}),
 	};
@@ -145,7 +152,6 @@ function agentReply(run: ServerRun): string {
 	let model: ScriptedModel;
 	let smtp: SmtpSink;
 	let workflowId: string;
-	/** Why the suite does nothing in this n8n (no human review for tools), found at run time. */
 	const t0 = Date.now();
 	let mails = 0;
 
@@ -324,32 +330,51 @@ function agentReply(run: ServerRun): string {
 		say(`denied: ${((Date.now() - t) / 1000).toFixed(1)} s; the agent got: ${reply}`);
 	}, 10 * MINUTE);
 
-	test('a move dry run, approved: the guard refuses it, no job is started, and the agent gets why', async () => {
-		const t = Date.now();
-		const client = new SandboxClient(sandbox);
-		const move: Job = await client.createJob({
-			name: `Agent review move ${randomId()}`,
-			transferType: 'move',
+	/**
+	 * A finished dry run put straight into the sandbox (a model may name any dry run of the account): a copy of
+	 * files:/reports to archive with conflict handling skip, finished a minute ago, with these changes.
+	 */
+	function dryRunAtSandbox(name: string, changes: Partial<Pick<Job['attributes'], 'transferType' | 'conflictHandling'>> & { targetId?: string; finishedAgoMs?: number }): string {
+		const { createdAt: _createdAt, updatedAt: _updatedAt, ...base } = sandbox.state.job(DEMO_IDS.jobIds.dryRun)!.attributes;
+		const targetId = changes.targetId ?? ARCHIVE;
+		const targetType = sandbox.state.storages().find((storage) => storage.id === targetId)!.attributes.type;
+		return sandbox.control.insertJobs(1, {
+			...base,
+			name: `Agent review ${name} ${randomId()}`,
 			dryRun: true,
+			status: 'finished',
+			transferType: changes.transferType ?? 'copy',
 			source: { type: 'file', id: FILES, path: '/reports' },
-			target: { id: ARCHIVE, path: '/agent-review/moved' },
-			conflictHandling: 'skip',
-		});
-		expect((await sandbox.control.waitForJob(move.id, JOB_WAIT_MS)).attributes.status).toBe('finished');
-		const jobsBefore = sandbox.state.jobs().length;
+			target: { id: targetId, type: targetType, path: `/agent-review/${name.replace(/\W+/g, '-')}` },
+			conflictHandling: changes.conflictHandling === undefined ? 'skip' : changes.conflictHandling,
+			stats: { ...base.stats, finishedAt: new Date(Date.now() - (changes.finishedAgoMs ?? MINUTE)).toISOString(), estimatedCost: { amount: '0.0102', currency: 'USD' } },
+		})[0];
+	}
+
+	// Each guard of the example (and the one target the test allows), approved by the person: the guard still refuses.
+	test.each([
+		['a move', { transferType: 'move' as const }, 'is a move, and this workflow allows only copy'],
+		['a sync', { transferType: 'sync' as const, conflictHandling: null }, 'is a sync, and this workflow allows only copy'],
+		['a copy that overwrites', { conflictHandling: 'overwrite' as const }, 'overwrites files on the target, and this workflow allows only skip, rename'],
+		['a copy to another storage', { targetId: FILES }, `targets storage ${FILES}, which is not among the Allowed Target Storage IDs`],
+		['a dry run finished 95 minutes ago', { finishedAgoMs: 95 * MINUTE }, 'finished 95 minutes ago, more than the Max Dry Run Age of 60 minutes'],
+	])('%s, approved: the guard refuses it, no job is started, and the agent gets why', async (what, changes, refusal) => {
+		const t = Date.now();
+		const dryRunId = dryRunAtSandbox(what, changes);
+		const jobsBefore = sandbox.state.jobs().map((job) => job.id).sort();
 		sandbox.requests.clear();
 
-		const { executionId, mail } = await chatUntilReview(`Start the real job of the dry run ${move.id}.`);
-		expect(mail.text).toContain(move.id);
+		const { executionId, mail } = await chatUntilReview(`Start the real job of the dry run ${dryRunId}.`);
+		expect(mail.text).toContain(dryRunId);
 		await click(reviewLink(mail, true));
 		const run = await endedExecution(stack.api, executionId, `execution ${executionId} after the approval`, EXECUTION_WAIT_MS);
 		expect(run.status).toBe('success');
 
-		expect(sandbox.state.jobs().length).toBe(jobsBefore);
+		expect(sandbox.state.jobs().map((job) => job.id).sort()).toEqual(jobsBefore);
 		expect(sandbox.requests.count({ method: 'POST', path: '/jobs' })).toBe(0);
 		const reply = agentReply(run);
 		expect(reply).toMatch(/^Last tool result \(run_from_dry_run\): /);
-		expect(reply).toContain(`Not started: dry run ${move.id} is a move, and this workflow allows only copy`);
-		say(`move refused: ${((Date.now() - t) / 1000).toFixed(1)} s; the agent got: ${reply}`);
+		expect(reply).toContain(`Not started: dry run ${dryRunId} ${refusal}`);
+		say(`${what} refused: ${((Date.now() - t) / 1000).toFixed(1)} s; the agent got: ${reply}`);
 	}, 10 * MINUTE);
 });
