@@ -127,11 +127,12 @@ describe('a malformed 200 from the token endpoint is an error and is never store
 describe('one token per lifetime', () => {
 	it('100 runs with one credential fetch one token; an expired one is renewed once', async () => {
 		const credentials = h.credentials();
-		for (let i = 0; i < 20; i++) {
+		for (let i = 0; i < 100; i++) {
 			const { error } = await h.run(getGroup(), { credentials });
 			expect(error).toBeUndefined();
 		}
 		expect(h.service.requests.filter((r) => r.url === '/oauth/token')).toHaveLength(1);
+		expect(h.service.requests.filter((r) => r.method === 'GET')).toHaveLength(100);
 		h.sandbox.control.expireTokens();
 		const { error } = await h.run(getGroup(), { credentials });
 		expect(error).toBeUndefined();

@@ -221,12 +221,24 @@ describe('queue mode: Postgres, Redis, main and two workers', () => {
 		} catch (error) {
 			retryOutcome = `refused or failed: ${(error as Error).message.slice(0, 300)}`;
 		}
-		figure('worker crash: Retry of the execution', retryOutcome, `jobs created so far: ${jobCreations(run.sandbox) - createsBefore}`);
+		const createsAfterRetry = jobCreations(run.sandbox) - createsBefore;
+		figure('worker crash: Retry of the execution', retryOutcome, `jobs created so far: ${createsAfterRetry}`);
 		const rerunId = await runManually(stack.rest, workflowId, 'Start');
 		const rerun = await endedExecution(stack.publicApi, rerunId, `the re-run, execution ${rerunId}`, 3 * MINUTE);
 		figure('worker crash: the workflow run again', rerun.status);
 		const createsTotal = jobCreations(run.sandbox) - createsBefore;
 		figure('worker crash: jobs created for the one item after the crash, a Retry and a re-run', createsTotal, 'If a Job With This Name Exists: Use the Existing Job');
+		// What docs/scaling.md says happens: n8n marks the execution error, "failed to be processed too many
+		// times", and no other worker runs it again; the job finishes at the service without the worker; n8n's
+		// Retry fails with the same message and creates nothing.
+		const tooManyTimes = /failed to be processed too many times/;
+		expect(recorded.status).toBe('error');
+		expect(recorded.data?.resultData?.error?.message).toMatch(tooManyTimes);
+		expect(startedExecutions(stack.logText(otherWorker)).has(executionId)).toBe(false);
+		expect(finished.attributes.status).toBe('finished');
+		expect(retryOutcome).toMatch(/^error: /);
+		expect(retryOutcome).toMatch(tooManyTimes);
+		expect(createsAfterRetry).toBe(1);
 		expect(createsAfterCrash).toBe(1);
 		// The re-run output the crashed run's job, marked as reused, and created none.
 		expect(rerun.status).toBe('success');

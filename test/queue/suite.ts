@@ -186,10 +186,15 @@ export async function crashLoop(
 	const { sandbox } = run;
 	const loopStart = Date.now();
 	const failed: string[] = [];
+	/** When each job of `failed` failed (local ms). */
+	const failedAt: number[] = [];
 	let failing = true;
 	const failer = (async () => {
 		for (let round = 0; failing && round < 600; round++) {
-			for (let i = 0; i < 2; i++) failed.push(failJob(sandbox, `${label} crash job ${failed.length + 1}`));
+			for (let i = 0; i < 2; i++) {
+				failed.push(failJob(sandbox, `${label} crash job ${failed.length + 1}`));
+				failedAt.push(Date.now());
+			}
 			await sleep(1000);
 		}
 	})();
@@ -253,7 +258,38 @@ export async function crashLoop(
 		figure(`${name}: Retry of the crashed executions`, retries);
 		figure(`${name}: after those retries`, { missed: afterRetry?.missed.length, repeated: afterRetry?.repeated.length });
 	}
-	return { failed, fresh, missedAt, repeatedAt, afterRetry };
+	// Every poll from the loop's start to the end of the delivery, for beyondOnePoll.
+	const polls = pollStarts(sandbox, loopStart);
+	return { failed, failedAt, polls, fresh, missedAt, repeatedAt, afterRetry };
+}
+
+/** Positions (in the order of failure) as their runs of consecutive positions. */
+export function stretchesOf(positions: number[]): number[][] {
+	const runs: number[][] = [];
+	for (const position of [...positions].sort((a, b) => a - b)) {
+		const last = runs[runs.length - 1];
+		if (last && position === last[last.length - 1] + 1) last.push(position);
+		else runs.push([position]);
+	}
+	return runs;
+}
+
+/** A job that fails while a poll lists may be that poll's or the next one's: the edges of a poll's window. */
+const POLL_EDGE_MS = 1000;
+
+/**
+ * The stretches of `positions` that are more than one poll's events: one poll delivers the jobs that failed
+ * after the poll before it started and before it started itself, so the jobs of a stretch that a crash lost or
+ * repeated all failed between two consecutive poll starts (`polls`, from the sandbox's request log; a poll
+ * killed while it listed is one of them). `failedAt[p]` is when the job at position p failed.
+ */
+export function beyondOnePoll(positions: number[], failedAt: number[], polls: number[]): number[][] {
+	const starts = [-Infinity, ...[...polls].sort((a, b) => a - b), Infinity];
+	return stretchesOf(positions).filter((stretch) => {
+		const first = Math.min(...stretch.map((p) => failedAt[p]));
+		const last = Math.max(...stretch.map((p) => failedAt[p]));
+		return !starts.slice(1).some((end, i) => first > starts[i] - POLL_EDGE_MS && last <= end + POLL_EDGE_MS);
+	});
 }
 
 /**

@@ -1,9 +1,14 @@
 /**
  * What Parallel Requests Auto remembers per service (transport/learnt.ts), alone: the key, the age checked at
- * each read, the bound on services, and a limit held at a run's own maximum. test/throughput/learnt.test.ts
- * shows it through executions.
+ * each read, the bound on services, and a limit held at a run's own maximum; and how a run reads and writes it
+ * (limiter.ts useService, noteLoad, notePause) on a bare context. test/throughput/learnt.test.ts shows it
+ * through executions.
  */
+import { OVERLOAD_KEEP } from '../../nodes/FileTransferManager/transport/adaptive';
 import type { LearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
+import { acquire, limiterOf, noteLoad, notePause, setParallel, useService } from '../../nodes/FileTransferManager/transport/limiter';
+import type { ApiContext } from '../../nodes/FileTransferManager/transport/settings';
+import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
 import {
 	forgetLearntLimits,
 	KEPT_MS,
@@ -94,5 +99,130 @@ describe('what Auto learnt, per service', () => {
 		// Cut below its maximum: the service took less than was remembered.
 		remember('a', limits(12), 24);
 		expect(recall('a')?.limit).toBe(12);
+	});
+});
+
+/** A node context as the limiter sees it: only an object to key its per-run state by. */
+const newContext = (): ApiContext => ({}) as unknown as ApiContext;
+
+/** A run with Parallel Requests Auto up to `max`, or a fixed number. */
+function run(parallel: { auto: number } | { fixed: number }): ApiContext {
+	const ctx = newContext();
+	setParallel(ctx, 'auto' in parallel ? { mode: 'auto', max: parallel.auto } : { mode: 'fixed', requests: parallel.fixed });
+	return ctx;
+}
+
+/** A clean answer to a request sent with `inFlight` in flight, 40 ms ago. */
+const clean = (inFlight: number) => ({ answer: 'clean' as const, sentAt: now - 40, answeredAt: now, inFlight });
+
+describe('a run reads and writes what Auto learnt (limiter.ts useService)', () => {
+	it('under Auto, starts at the remembered limit, neither at 8 nor at its own maximum', () => {
+		remember('a', limits(30), 1000);
+		const ctx = run({ auto: 100 });
+		expect(limiterOf(ctx).limit).toBe(DEFAULT_PARALLEL);
+		useService(ctx, 'a');
+		expect(limiterOf(ctx).limit).toBe(30);
+		expect(limiterOf(ctx).adaptive?.slowStart).toBe(false);
+	});
+
+	it('within its own maximum, and below where the service ran out of room', () => {
+		remember('a', limits(30), 1000);
+		const capped = run({ auto: 20 });
+		useService(capped, 'a');
+		expect(limiterOf(capped).limit).toBe(20);
+		remember('b', { ...limits(30), overload: { inFlight: 25, at: now } }, 1000);
+		const bounded = run({ auto: 100 });
+		useService(bounded, 'b');
+		expect(limiterOf(bounded).limit).toBe(Math.floor(25 * OVERLOAD_KEEP));
+	});
+
+	it('a service it knows nothing of, or whose memory has aged out, starts at 8', () => {
+		remember('a', limits(30), 1000);
+		const other = run({ auto: 100 });
+		useService(other, 'b');
+		expect(limiterOf(other).limit).toBe(DEFAULT_PARALLEL);
+		now += KEPT_MS + 1;
+		const late = run({ auto: 100 });
+		useService(late, 'a');
+		expect(limiterOf(late).limit).toBe(DEFAULT_PARALLEL);
+	});
+
+	it('keeps the first service a run names: a later one neither replaces it nor is read', () => {
+		remember('a', limits(30), 1000);
+		remember('b', limits(60), 1000);
+		const ctx = run({ auto: 100 });
+		useService(ctx, 'a');
+		useService(ctx, 'b');
+		expect(limiterOf(ctx).service).toBe('a');
+		expect(limiterOf(ctx).limit).toBe(30);
+		// What it learns goes to its own service.
+		noteLoad(limiterOf(ctx), clean(30));
+		noteLoad(limiterOf(ctx), { answer: 'refused', sentAt: now, answeredAt: now + 5, inFlight: 30 });
+		expect(recall('a')?.limit).toBeLessThan(30);
+		expect(recall('b')?.limit).toBe(60);
+	});
+
+	it('lets the requests waiting for a slot go once the remembered limit is above the start', async () => {
+		remember('a', limits(12), 1000);
+		const ctx = run({ auto: 100 });
+		for (let i = 0; i < DEFAULT_PARALLEL; i++) await acquire(ctx);
+		let ninth = false;
+		void acquire(ctx).then(() => (ninth = true));
+		for (let i = 0; i < 5; i++) await Promise.resolve();
+		expect(ninth).toBe(false);
+		useService(ctx, 'a');
+		for (let i = 0; i < 5; i++) await Promise.resolve();
+		expect(ninth).toBe(true);
+	});
+
+	it('takes over a learnt rate budget, and its window while that window is still open', () => {
+		const budget = { ...limits(30), budget: 10, windowMs: 1100, windowStart: now - 200, windowSent: 7, windowRefused: true };
+		remember('open', budget, 1000);
+		const open = run({ auto: 100 });
+		useService(open, 'open');
+		expect(limiterOf(open)).toMatchObject({ budget: 10, windowMs: 1100, windowStart: now - 200, windowSent: 7, windowRefused: true });
+		// A window that closed before this run neither counts its sends nor its refusal.
+		remember('closed', { ...budget, windowStart: now - 2000 }, 1000);
+		const closed = run({ auto: 100 });
+		useService(closed, 'closed');
+		expect(limiterOf(closed)).toMatchObject({ budget: 10, windowMs: 1100, windowStart: 0, windowSent: 0, windowRefused: false });
+	});
+
+	it('writes what the run learns, an answer with the limit in use confirming it, one with it idle not', () => {
+		const ctx = run({ auto: 100 });
+		useService(ctx, 'a');
+		expect(recall('a')).toBeUndefined();
+		// One request at a time against a limit of 8 tells nothing: nothing is written.
+		noteLoad(limiterOf(ctx), clean(1));
+		expect(recall('a')).toBeUndefined();
+		// The limit in use (at least half of it): written, still in slow start.
+		noteLoad(limiterOf(ctx), clean(DEFAULT_PARALLEL));
+		expect(recall('a')).toMatchObject({ limit: DEFAULT_PARALLEL, slowStart: true });
+		// Confirmed again 9 minutes later by an answer in use, it outlives the first write's age.
+		now += KEPT_MS - 60_000;
+		noteLoad(limiterOf(ctx), clean(DEFAULT_PARALLEL));
+		expect(recall('a')?.limit).toBe(DEFAULT_PARALLEL + 1);
+		now += 120_000;
+		expect(recall('a')?.limit).toBe(DEFAULT_PARALLEL + 1);
+	});
+
+	it('a fixed number neither reads nor writes it, even when it learns a rate budget', () => {
+		remember('a', limits(30), 1000);
+		const ctx = run({ fixed: 5 });
+		useService(ctx, 'a');
+		expect(limiterOf(ctx).limit).toBe(5);
+		expect(limiterOf(ctx).service).toBeUndefined();
+		const limiter = limiterOf(ctx);
+		limiter.acceptedSincePause = 20;
+		limiter.acceptedBefore = 20;
+		notePause(limiter, 1000, 429);
+		expect(limiter.budget).toBe(20);
+		noteLoad(limiter, clean(5));
+		expect(recall('a')).toEqual({ ...limits(30) });
+		// Nor on a service Auto knows nothing of.
+		const unknown = run({ fixed: 5 });
+		useService(unknown, 'b');
+		notePause(limiterOf(unknown), 1000, 429);
+		expect(recall('b')).toBeUndefined();
 	});
 });
