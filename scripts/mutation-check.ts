@@ -50,10 +50,14 @@ function originalOf(source: string, mutant: Mutant): string {
 	return source.slice(offset(mutant.location.start), offset(mutant.location.end));
 }
 
-/** Whether an entry of the list describes the mutant: its file, its mutator, the code it replaces and the replacement. */
-function matches(entry: Equivalent, file: string, mutant: Mutant, original: string): boolean {
+/**
+ * Whether an entry of the list describes the mutant: its file, the line it starts on (its text, so that an entry
+ * survives edits above it), its mutator, the code it replaces and the replacement.
+ */
+function matches(entry: Equivalent, file: string, source: string, mutant: Mutant, original: string): boolean {
 	return (
 		entry.file === file &&
+		entry.line === oneLine(source.split('\n')[mutant.location.start.line - 1] ?? '') &&
 		entry.mutator === mutant.mutatorName &&
 		entry.original === oneLine(original) &&
 		entry.replacement === oneLine(mutant.replacement ?? '')
@@ -89,7 +93,7 @@ export function checkReport(
 				result.detected++;
 			} else if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
 				const original = originalOf(source, mutant);
-				const entry = equivalents.find((candidate) => matches(candidate, file, mutant, original));
+				const entry = equivalents.find((candidate) => matches(candidate, file, source, mutant, original));
 				if (entry) {
 					used.add(entry);
 					result.equivalent++;
@@ -117,7 +121,7 @@ export function checkReport(
 	for (const entry of equivalents) {
 		if (files.includes(entry.file) && !used.has(entry)) {
 			problems.push(
-				`${entry.file}: the equivalent mutant "${entry.mutator}: ${entry.original} -> ${entry.replacement}" survives no more; remove it from scripts/mutation-equivalent.ts`,
+				`${entry.file}: the equivalent mutant "${entry.mutator}: ${entry.original} -> ${entry.replacement}" on the line "${entry.line}" survives no more; remove it from scripts/mutation-equivalent.ts`,
 			);
 		}
 	}

@@ -7,7 +7,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { Job } from '../../nodes/FileTransferManager/api/types';
 import type { CostMaximum } from '../../nodes/FileTransferManager/helpers/costGuard';
-import { checkCostMaximum, readCostMaximum } from '../../nodes/FileTransferManager/helpers/costGuard';
+import { checkCostMaximum, costGuardProperties, readCostMaximum } from '../../nodes/FileTransferManager/helpers/costGuard';
 import { executeContext, makeJob, NODE, thrown, uuid } from './fixtures';
 
 const DRY_RUN = uuid(0xd1);
@@ -71,9 +71,9 @@ describe('readCostMaximum', () => {
 	});
 
 	it.each([[''], [undefined], [null]])('a maximum without a currency (%j) is refused: the currency is required', (currency) => {
-		const parameters: Record<string, unknown> = { maxEstimatedCost: '25' };
-		if (currency !== undefined) parameters.maxEstimatedCostCurrency = currency;
-		const error = thrown(() => readCostMaximum(executeContext(parameters), 2)) as Refusal;
+		// Set to the value itself (an expression can give undefined or null), and absent (n8n's fallback '').
+		const error = thrown(() => readCostMaximum(executeContext({ maxEstimatedCost: '25', maxEstimatedCostCurrency: currency }), 2)) as Refusal;
+		expect(thrown(() => readCostMaximum(executeContext({ maxEstimatedCost: '25' }), 2)).message).toBe(error.message);
 		expect(error.message).toBe('"Max Estimated Cost Currency" is required when "Max Estimated Cost" is set [item 2]');
 		expect(error.description).toBe(
 			"The maximum is compared only with an estimate in the same currency. Give the currency your service estimates in (a dry run's output shows it beside the amount).",
@@ -91,6 +91,31 @@ describe('readCostMaximum', () => {
 	])('a currency that is not a three-letter code (%j) is refused', (currency, got) => {
 		const error = thrown(() => readCostMaximum(executeContext({ maxEstimatedCost: '25', maxEstimatedCostCurrency: currency }), 1)) as Refusal;
 		expect(error.message).toBe(`"Max Estimated Cost Currency" must be a three-letter currency code such as USD or EUR, got ${got} [item 1]`);
+	});
+});
+
+describe('costGuardProperties', () => {
+	const [max, currency] = costGuardProperties;
+
+	it('are the two text parameters readCostMaximum reads, empty (no maximum) by default', () => {
+		expect(costGuardProperties.map(({ name, type, default: fallback }) => [name, type, fallback])).toEqual([
+			['maxEstimatedCost', 'string', ''],
+			['maxEstimatedCostCurrency', 'string', ''],
+		]);
+		expect(readCostMaximum(executeContext({ [max.name]: max.default, [currency.name]: currency.default }), 0)).toBeUndefined();
+	});
+
+	it('show the currency only once a maximum is set', () => {
+		expect(max.displayOptions).toBeUndefined();
+		expect(currency.displayOptions).toEqual({ hide: { [max.name]: [max.default] } });
+	});
+
+	it("give as examples values that readCostMaximum accepts", () => {
+		const example = (placeholder: string | undefined) => (placeholder ?? '').replace(/^e\.g\. /, '');
+		expect(readCostMaximum(executeContext({ [max.name]: example(max.placeholder), [currency.name]: example(currency.placeholder) }), 0)).toEqual({
+			amount: '25.00',
+			currency: 'USD',
+		});
 	});
 });
 
