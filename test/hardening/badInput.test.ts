@@ -52,6 +52,13 @@ const CASES: Case[] = [
 	{ title: 'job resume: Job id that is a name', parameters: { resource: 'job', operation: 'resume', jobId: rl('Copy reports') }, field: '"Job"' },
 	{ title: 'job cancel: Job id from an expression that gives an object', parameters: { resource: 'job', operation: 'cancel', jobId: rl(fromItem) }, item: { v: { id: JOB } }, field: '"Job"' },
 	{ title: 'job run from dry run: Dry-Run Job id that is not a UUID', parameters: { resource: 'job', operation: 'runFromDryRun', jobId: rl('dry-1') }, field: '"Dry-Run Job"' },
+	// Job: Run From Dry Run's limits (Max Estimated Cost, Guards)
+	{ title: 'job run from dry run: Max Estimated Cost with a comma', parameters: { resource: 'job', operation: 'runFromDryRun', jobId: rl(JOB), maxEstimatedCost: '25,00', maxEstimatedCostCurrency: 'USD' }, field: '"Max Estimated Cost"' },
+	{ title: 'job run from dry run: Allowed Transfer Types with nothing selected', parameters: { resource: 'job', operation: 'runFromDryRun', jobId: rl(JOB), guards: { allowedTransferTypes: [] } }, field: '"Guards → Allowed Transfer Types"' },
+	{ title: 'job run from dry run: Allowed Conflict Handling "merge" from an expression', parameters: { resource: 'job', operation: 'runFromDryRun', jobId: rl(JOB), guards: { allowedConflictHandling: fromItem } }, item: { v: ['skip', 'merge'] }, field: '"Guards → Allowed Conflict Handling"' },
+	{ title: 'job run from dry run: Allowed Target Storage IDs with a storage name', parameters: { resource: 'job', operation: 'runFromDryRun', jobId: rl(JOB), guards: { allowedTargetStorageIds: `${DEMO_IDS.storageIds.archive}, files` } }, field: '"Guards → Allowed Target Storage IDs"' },
+	{ title: 'job run from dry run: Max Dry Run Age 0 from an expression', parameters: { resource: 'job', operation: 'runFromDryRun', jobId: rl(JOB), guards: { maxDryRunAgeMinutes: fromItem } }, item: { v: 0 }, field: '"Guards → Max Dry Run Age (Minutes)"' },
+	{ title: 'job run from dry run: a guard filled by $fromAI()', parameters: { resource: 'job', operation: 'runFromDryRun', jobId: rl(JOB), guards: { allowedTransferTypes: "={{ $fromAI('types', '', 'string') }}" } }, field: '"Guards → Allowed Transfer Types"' },
 	// Job: get many, transfers, errors
 	{ title: 'job get transfers: Limit 0', parameters: { resource: 'job', operation: 'getTransfers', jobId: rl(JOB), returnAll: false, limit: 0 }, field: '"Limit"' },
 	{ title: 'job get errors: negative Limit', parameters: { resource: 'job', operation: 'getErrors', jobId: rl(JOB), returnAll: false, limit: -3 }, field: '"Limit"' },

@@ -132,6 +132,8 @@ export function collectMessageParts(): MessagePart[] {
 		const declaration = declarationOf(name);
 		let init = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : undefined;
 		while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init))) init = init.expression;
+		// `refusal.problem`, `refusal` a variable that a call of ours gives: the property of the objects it returns.
+		if (init && key !== undefined && ts.isCallExpression(init)) return followProperty(init, key);
 		if (!init || !ts.isObjectLiteralExpression(init)) return;
 		for (const property of init.properties) {
 			if (!ts.isPropertyAssignment(property)) continue;
@@ -139,23 +141,37 @@ export function collectMessageParts(): MessagePart[] {
 		}
 	};
 
-	/** The property `key` of an object literal an expression gives: directly, or as a function of ours returns it. */
-	const followProperty = (node: ts.Expression, key: string) => {
-		const objects = ts.isObjectLiteralExpression(node)
-			? [node]
-			: ts.isCallExpression(node)
-				? (() => {
-						const fn = functionOf(node.expression);
-						return fn && !ts.isClassDeclaration(fn) ? returnsOf(fn).filter(ts.isObjectLiteralExpression) : [];
-					})()
-				: [];
+	/**
+	 * The property `key` of an object literal an expression gives: directly, or as a function of ours returns it
+	 * (also through a returned call of ours, or a returned variable that one gives).
+	 */
+	const propertySeen = new Set<string>();
+	function followProperty(node: ts.Expression, key: string): void {
+		const id = `${node.getSourceFile().fileName}:${node.getStart()}:${key}`;
+		if (propertySeen.has(id)) return;
+		propertySeen.add(id);
+		if (ts.isIdentifier(node)) {
+			const declaration = declarationOf(node);
+			if (declaration && isOurs(declaration) && ts.isVariableDeclaration(declaration) && declaration.initializer) {
+				followProperty(declaration.initializer, key);
+			}
+			return;
+		}
+		const returned = ts.isCallExpression(node)
+			? (() => {
+					const fn = functionOf(node.expression);
+					return fn && !ts.isClassDeclaration(fn) ? returnsOf(fn) : [];
+				})()
+			: [];
+		for (const value of returned) if (ts.isCallExpression(value) || ts.isIdentifier(value)) followProperty(value, key);
+		const objects = ts.isObjectLiteralExpression(node) ? [node] : returned.filter(ts.isObjectLiteralExpression);
 		for (const object of objects) {
 			for (const property of object.properties) {
 				if (ts.isPropertyAssignment(property) && property.name.getText().replace(/['"]/g, '') === key) follow(property.initializer);
 				if (ts.isShorthandPropertyAssignment(property) && property.name.text === key) follow(property.name);
 			}
 		}
-	};
+	}
 
 	/** Follows an expression that becomes (part of) a message back to its literals. */
 	function follow(node: ts.Node): void {

@@ -33,7 +33,7 @@ const parts = meaningfulParts(collectMessageParts(), labels);
 describe('docs/troubleshooting.md', () => {
 	it('finds the messages in the source (the collector works)', () => {
 		const texts = parts.map((p) => p.text);
-		// One of each way a message is written: operationError, invalidInput's problem, NodeApiError, the token's, the origin's.
+		// One of each way a message is written: operationError, invalidInput's problem, NodeApiError, the token's, the origin's, a returned object's property.
 		expect(texts).toEqual(
 			expect.arrayContaining([
 				'No job matching the events and filters found',
@@ -41,6 +41,8 @@ describe('docs/troubleshooting.md', () => {
 				'The service answered HTTP',
 				'Could not get an access token: check your Client ID and Client Secret in the credential (',
 				'This credential sends its token only to',
+				// A property of the objects a function returns, through a returned call (runGuards.ts's refusals).
+				'minutes ago, more than',
 			]),
 		);
 		expect(new Set(texts).size).toBeGreaterThan(60);

@@ -35,6 +35,8 @@ describe('usableAsTool.replacements', () => {
 		expect(replacements).toEqual({ description: TOOL_NODE_DESCRIPTION });
 		expect(tool.description).toBe(TOOL_NODE_DESCRIPTION);
 		expect(TOOL_NODE_DESCRIPTION).toMatch(/dry runs that only estimate/);
+		// The Guards and Max Estimated Cost of Run From Dry Run: the model is told they are the workflow's.
+		expect(TOOL_NODE_DESCRIPTION).toMatch(/Run From Dry Run starts the real job of a finished dry run only within limits set in the workflow \(transfer types, conflict handling, target storages, dry-run age, estimated cost\): a refusal names the limit, no tool call can change it/);
 		expect(editor.description).toMatch(/^Run and track file transfer jobs/);
 	});
 

@@ -57,6 +57,17 @@ function fromAiKeyIn(raw: unknown): string | undefined {
 }
 
 /**
+ * Whether a raw parameter value (a text, a locator, a collection or a list, at any depth) calls `$fromAI()`,
+ * in any of the spellings n8n's expressions accept (`$fromAI`, `$fromAi`, `$fromai`).
+ */
+export function holdsFromAi(raw: unknown): boolean {
+	if (typeof raw === 'string') return /\$fromai\s*\(/i.test(raw);
+	if (Array.isArray(raw)) return raw.some(holdsFromAi);
+	if (raw !== null && typeof raw === 'object') return Object.values(raw).some(holdsFromAi);
+	return false;
+}
+
+/**
  * The name a model knows a parameter by: the key of the `$fromAI()` that fills it (what the model sent),
  * else the parameter's own name (`jobId`, `additionalFields.groupId` → `groupId`).
  */

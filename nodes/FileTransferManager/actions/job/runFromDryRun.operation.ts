@@ -10,6 +10,7 @@ import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/job
 import { createJob, markCreated } from '../../helpers/jobCreate';
 import { ifNameExistsProperty, readIfNameExists } from '../../helpers/jobNameExists';
 import { checkCostMaximum, costGuardProperties, readCostMaximum } from '../../helpers/costGuard';
+import { checkRunGuards, readRunGuards, runGuardProperties } from '../../helpers/runGuards';
 import { isToolShape, jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties, toolMoney } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
 import { describeValue, malformedAnswer } from '../../helpers/shape';
@@ -23,6 +24,7 @@ const properties: INodeProperties[] = [
 			'A finished dry-run job. A real job is created with its settings (transfer type, source, target, scope rules, conflict handling, failure conditions, rate limit, account, user and group).',
 	}),
 	...costGuardProperties,
+	...runGuardProperties,
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -112,11 +114,14 @@ export async function execute(this: IExecuteFunctions, item: ItemContext): Promi
 	const ifNameExists = readIfNameExists(this, itemIndex, extra, name, 'Name');
 	const wait = waitSettingsFromParameters(this, itemIndex);
 	const shape = readJobShape(this, itemIndex);
+	// The guards first: their reading refuses a limit (a guard or Max Estimated Cost) that $fromAI() fills.
+	const guards = readRunGuards(this, itemIndex);
 	const maximum = readCostMaximum(this, itemIndex);
 
 	const { created, prepared } = await createJob(this, ifNameExists, name, item, async () => {
 		const dryRun = await finishedDryRun(this, dryRunId, item);
 		// Before any request that could start the real job (the name lookup of If a Job With This Name Exists too).
+		checkRunGuards(this, dryRun, guards, itemIndex);
 		if (maximum) checkCostMaximum(this, dryRun, maximum, itemIndex);
 		const attributes: JobCreateAttributes = { ...attributesFromDryRun(dryRun, name), ...additional };
 		return { dryRun, attributes };
