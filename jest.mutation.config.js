@@ -12,6 +12,7 @@ const TESTS = [
 	'test/unit/learnt.test.ts',
 	'test/unit/cost-compare.test.ts',
 	'test/unit/cost-guard.test.ts',
+	'test/unit/run-guards.test.ts',
 	'test/unit/trigger-window.test.ts',
 	'test/unit/trigger-drain.test.ts',
 	'test/unit/origin.test.ts',

@@ -18,8 +18,8 @@ export const FLOORS = {
 	'nodes/FileTransferManager/transport/learnt.ts': 80,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 80,
-	// The Run From Dry Run guards (branch `guards`) go here once merged:
-	// 'nodes/FileTransferManager/helpers/runGuards.ts': 80,
+	// The Guards of Run From Dry Run: what a dry run may become for real.
+	'nodes/FileTransferManager/helpers/runGuards.ts': 80,
 	// The trigger's cursor and sweep: what a poll delivers, what it keeps for the next one.
 	'nodes/FileTransferManagerTrigger/sweep.ts': 80,
 	'nodes/FileTransferManagerTrigger/watch.ts': 80,

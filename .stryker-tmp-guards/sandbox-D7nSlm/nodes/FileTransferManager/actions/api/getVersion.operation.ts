@@ -1,0 +1,29 @@
+// @ts-nocheck
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { routes } from '../../api/routes';
+import type { VersionDocument } from '../../api/types';
+import { apiRequest } from '../../transport';
+import type { ItemContext } from '../../execution/item';
+
+const properties: INodeProperties[] = [];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['api'], operation: ['getVersion'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const document = await apiRequest<Partial<VersionDocument>>(this, routes.apiVersion(), { itemIndex: item.index, stop: item.stop });
+	// `root` is the document as the service sent it, for deployments that report their version elsewhere.
+	return [
+		{
+			json: {
+				apiVersion: document.meta?.apiVersion ?? null,
+				jsonapiVersion: document.jsonapi?.version ?? null,
+				root: document as IDataObject,
+			},
+		},
+	];
+}

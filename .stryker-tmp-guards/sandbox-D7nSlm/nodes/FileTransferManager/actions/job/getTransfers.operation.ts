@@ -1,0 +1,42 @@
+// @ts-nocheck
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { routes } from '../../api/routes';
+import type { JobTransfer } from '../../api/types';
+import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
+import { requireLocatorId, readLimit } from '../../helpers/validate';
+import { transferJson } from '../../helpers/jobOutput';
+import { subListFailure } from '../../helpers/jobSubList';
+import { recordChecker } from '../../helpers/shape';
+import { apiRequestAllItems } from '../../transport';
+import type { ItemContext } from '../../execution/item';
+
+const properties: INodeProperties[] = [
+	jobLocator({ description: 'The job whose per-file transfer records to list' }),
+	...returnAllOrLimit,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['getTransfers'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
+	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
+	const limit = readLimit(this, itemIndex);
+	const route = routes.listJobTransfers(jobId);
+	const check = recordChecker<JobTransfer>(this, 'job-transfers', { route, itemIndex });
+	try {
+		return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
+			limit,
+			itemIndex,
+			stop: item.stop,
+			map: (record) => ({ json: transferJson(jobId, check(record)) }),
+		});
+	} catch (error) {
+		// A 404 or 405 for a job that exists: the deployment serves its transfers at another route.
+		throw await subListFailure(this, error, jobId, 'transfers', route, item);
+	}
+}

@@ -1,0 +1,24 @@
+// @ts-nocheck
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { jobLocator } from '../../descriptions/common.descriptions';
+import { jobToolOutputProperties, statusJobJson } from '../../helpers/jobOutput';
+import { setJobStatus } from '../../helpers/jobStatus';
+import type { ItemContext } from '../../execution/item';
+
+const properties: INodeProperties[] = [
+	jobLocator({
+		description: 'The job to pause; it must be scanning, running or stuck. Pausing a paused job changes nothing.',
+	}),
+	...jobToolOutputProperties,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['pause'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	return [{ json: statusJobJson(this, await setJobStatus(this, item, 'paused'), item.index) }];
+}

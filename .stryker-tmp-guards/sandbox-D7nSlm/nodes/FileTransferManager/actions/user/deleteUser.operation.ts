@@ -1,0 +1,23 @@
+// @ts-nocheck
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { routes } from '../../api/routes';
+import { userLocator } from '../../descriptions/common.descriptions';
+import { requireLocatorId } from '../../helpers/validate';
+import { apiRequest } from '../../transport';
+import type { ItemContext } from '../../execution/item';
+
+const properties: INodeProperties[] = [userLocator({ description: 'The user to delete' })];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['deleteUser'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
+	const itemIndex = item.index;
+	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
+	await apiRequest(this, routes.deleteUser(userId), { itemIndex, stop: item.stop });
+	return [{ json: { id: userId, deleted: true } }];
+}

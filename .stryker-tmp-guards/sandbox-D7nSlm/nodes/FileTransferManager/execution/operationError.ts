@@ -1,0 +1,32 @@
+// @ts-nocheck
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** The options of NodeOperationError's constructor (n8n-workflow does not export the type by name). */
+export type NodeOperationErrorOptions = NonNullable<ConstructorParameters<typeof NodeOperationError>[2]>;
+
+/**
+ * A NodeOperationError that keeps the message it was given.
+ *
+ * n8n's constructor replaces any message that merely contains a Node.js error code (ECONNREFUSED, ENOENT,
+ * EACCES, … in any letter case) with a generic text, so that `"Filters → Name" must be …, got "enoent"`
+ * would read "The file or directory does not exist". Our messages are written by us (and quote the user's
+ * input), so the factory puts the message back. A wrapped Error keeps its own message the same way; an
+ * error that already is a NodeOperationError is handed back unchanged, as the constructor does. A
+ * `message` or `messageMapping` in the options is n8n's own way to set the text and is left to it.
+ */
+export function operationError(
+	node: INode,
+	message: string | Error,
+	options: NodeOperationErrorOptions = {},
+): NodeOperationError {
+	if (message instanceof NodeOperationError) return new NodeOperationError(node, message, options);
+	const error = new NodeOperationError(node, message, options);
+	const text = typeof message === 'string' ? message : message.message;
+	if (options.message === undefined && options.messageMapping === undefined && error.message !== text) {
+		// The constructor keeps the replaced text as the last of `messages`; it is the message again now.
+		if (error.messages[error.messages.length - 1] === text) error.messages.pop();
+		error.message = text;
+	}
+	return error;
+}

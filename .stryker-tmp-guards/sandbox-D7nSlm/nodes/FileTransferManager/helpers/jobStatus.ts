@@ -1,0 +1,26 @@
+// @ts-nocheck
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { routes } from '../api/routes';
+import type { Job, SettableJobStatus, UpdateBody } from '../api/types';
+import type { ItemContext } from '../execution/item';
+import { requestResource } from './checkedRequests';
+import { requireLocatorId } from './validate';
+
+/** PATCH /jobs/{id} with a new status for the item's Job; safe to repeat, since it sets an absolute value. */
+export async function setJobStatus(
+	ctx: IExecuteFunctions,
+	item: ItemContext,
+	status: SettableJobStatus,
+): Promise<Job> {
+	const jobId = requireLocatorId(ctx, item.index, 'jobId', 'Job');
+	const body: UpdateBody<'jobs', { status: SettableJobStatus }> = {
+		data: { id: jobId, type: 'jobs', attributes: { status } },
+	};
+	return await requestResource<Job>(ctx, routes.updateJob(jobId), 'jobs', {
+		body: body as unknown as IDataObject,
+		itemIndex: item.index,
+		stop: item.stop,
+		idempotent: true,
+	});
+}

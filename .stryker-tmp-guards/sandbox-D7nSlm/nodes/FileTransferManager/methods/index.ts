@@ -1,0 +1,2 @@
+// @ts-nocheck
+export * as listSearch from './listSearch';

@@ -1,0 +1,83 @@
+/**
+ * What the transport reads from the credential once per node context (one execution of the node, one
+ * poll, one list search), and the service's clock as its answers show it.
+ */
+// @ts-nocheck
+
+import { CREDENTIAL_TYPE } from './constants';
+import { operationError } from '../execution/operationError';
+import { showUrl } from './secrets';
+import { clientKey } from './token';
+import { serviceKey } from './learnt';
+import type { ApiContext } from './settings';
+
+export interface Connection {
+	baseUrl: string;
+	/** Scheme, host and port of the Base URL: the only origin that ever gets the token. */
+	origin: string;
+	/** The user turned on "Ignore SSL Issues" in the credential. */
+	skipTls: boolean;
+	/** The client secret and the token as read, to keep them out of anything shown. */
+	secrets: string[];
+	/** Which client this is, for the token requests of this process. */
+	client: string;
+	/** Which service and client, without the secret: what Parallel Requests Auto learnt is kept by it. */
+	service: string;
+}
+
+const connections = new WeakMap<ApiContext, Connection>();
+
+export async function connectionOf(ctx: ApiContext, itemIndex?: number): Promise<Connection> {
+	const known = connections.get(ctx);
+	if (known) return known;
+	const connection = await readConnection(ctx, itemIndex);
+	connections.set(ctx, connection);
+	return connection;
+}
+
+async function readConnection(ctx: ApiContext, itemIndex?: number): Promise<Connection> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const secrets = [credentials.clientSecret, credentials.accessToken].filter(
+		(value): value is string => typeof value === 'string' && value.length > 0,
+	);
+	if (!/^https?:\/\/[^/\s?#@]+(\/[^\s?#]*)?$/i.test(baseUrl)) {
+		const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
+		throw operationError(
+			ctx.getNode(),
+			`The credential's Base URL "${showUrl(baseUrl)}" is not an http(s) URL without query, fragment or user info${item}`,
+			{
+				description:
+					'Set Base URL to the API host of your deployment, with its scheme, e.g. https://api.acme.example.com (a path prefix such as https://api.acme.example.com/v2/ is fine). Nothing was sent.',
+				...(itemIndex === undefined ? {} : { itemIndex }),
+			},
+		);
+	}
+	return {
+		baseUrl,
+		origin: new URL(baseUrl).origin,
+		skipTls: credentials.ignoreSSLIssues === true,
+		secrets,
+		client: clientKey(credentials),
+		service: serviceKey(baseUrl, credentials.clientId),
+	};
+}
+
+/** The service's time (its Date header) and the local time when that answer arrived. */
+export interface ServerClock {
+	server: number;
+	local: number;
+}
+
+const clocks = new WeakMap<ApiContext, ServerClock>();
+
+export function noteServerDate(ctx: ApiContext, value: string | undefined): void {
+	if (!value) return;
+	const server = Date.parse(value);
+	if (Number.isFinite(server)) clocks.set(ctx, { server, local: Date.now() });
+}
+
+/** The service's clock as of its latest answer in this node context, if it sent a Date header. */
+export function serverClockOf(ctx: ApiContext): ServerClock | undefined {
+	return clocks.get(ctx);
+}

@@ -1,0 +1,2 @@
+// @ts-nocheck
+export const CREDENTIAL_TYPE = 'fileTransferManagerOAuth2Api';

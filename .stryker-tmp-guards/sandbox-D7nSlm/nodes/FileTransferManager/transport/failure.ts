@@ -1,0 +1,250 @@
+/**
+ * What a failed attempt tells about the request: the facts dug out of whatever n8n's request helper
+ * threw, and the verdict on whether repeating it is safe.
+ */
+// @ts-nocheck
+
+import type { Answer } from './adaptive';
+import { BodyLimitError, readBody } from './body';
+import type { EgressRefusal } from './egress';
+import { egressRefusalOf } from './egress';
+
+/** What a failed token request tells (token.ts makes the request). */
+export type TokenFailureKind =
+	| 'refused'
+	| 'unavailable'
+	| 'redirect'
+	| 'malformed'
+	| 'timeout'
+	| 'too-large'
+	| 'network'
+	| 'tls'
+	/** n8n's SSRF protection refused to send it (egress.ts). */
+	| 'blocked';
+
+export interface TokenFailure {
+	kind: TokenFailureKind;
+	/** What went wrong, in our words only (never the answer's text). */
+	problem: string;
+	status?: number;
+	retryAfter?: string;
+	/** RFC 6749 error code (invalid_client, ...), when the endpoint gave one. */
+	oauthError?: string;
+	code?: string;
+	/** What n8n's SSRF protection refused, and the URL it refused, for `blocked`. */
+	refusal?: EgressRefusal;
+	url?: string;
+}
+
+/** What a failed attempt tells about the request. */
+export type Verdict =
+	/** The server did not carry the request out (429, 503, connection refused): repeating is always safe. */
+	| 'not-carried-out'
+	/** It may have been carried out (500, 502, 504, broken connection, timeout, garbled answer). */
+	| 'ambiguous'
+	/** A definite answer (4xx, TLS failure, a refused redirect, n8n's SSRF refusal): repeating cannot help. */
+	| 'final';
+
+export interface FailureFacts {
+	status?: number;
+	headers: Record<string, unknown>;
+	/** The answer's body, parsed when it was JSON, else its text (bounded). */
+	body: unknown;
+	/** Network error code (ECONNRESET, ECONNABORTED, ...) when no response came. */
+	code?: string;
+	/** The token request failed (not the API request). */
+	token?: TokenFailure;
+	/** A 2xx answer that was not a JSON document. */
+	garbled?: boolean;
+	/** The answer broke a bound while being read. */
+	limit?: BodyLimitError['kind'];
+	/** The attempt's deadline passed. */
+	timedOut?: boolean;
+	/** The execution was stopped. */
+	canceled?: boolean;
+	/** n8n's SSRF protection refused to send the request (or its token request): nothing was sent. */
+	blocked?: EgressRefusal;
+}
+
+export const TLS_CODES =
+	/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_[A-Z_]+|EPROTO)$/;
+/** The connection was never made, so nothing was sent. */
+const NOT_CONNECTED_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/;
+export const TIMEOUT_CODES = /^(ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT)$/;
+
+/**
+ * The latest token failures of this process, by the message they were thrown with. n8n 1.x wraps the
+ * thrown error in a NodeApiError that keeps its message but not the error itself (its `cause` is
+ * cleared), so the transport finds the failure again by that message.
+ */
+const tokenFailures = new Map<string, TokenFailure>();
+const TOKEN_FAILURES_KEPT = 50;
+
+/** Called by the token request as it fails. */
+export function noteTokenFailure(message: string, failure: TokenFailure): void {
+	tokenFailures.delete(message);
+	tokenFailures.set(message, failure);
+	if (tokenFailures.size > TOKEN_FAILURES_KEPT) tokenFailures.delete(tokenFailures.keys().next().value as string);
+}
+
+/** A token failure named by an error's message, or by one of the messages n8n collected on it. */
+function tokenFailureByMessage(error: { message?: unknown; messages?: unknown }): TokenFailure | undefined {
+	const messages = [error.message, ...(Array.isArray(error.messages) ? error.messages : [])];
+	for (const message of messages) {
+		const failure = typeof message === 'string' ? tokenFailures.get(message) : undefined;
+		if (failure) return failure;
+	}
+	return undefined;
+}
+
+/**
+ * The answer n8n 1.x keeps on the NodeApiError it throws for an HTTP error: it drops the request error
+ * (`cause`) and with it `response`, but keeps the answer's body under `context.data`; with
+ * `encoding: 'stream'` that body is the response stream itself, which carries the status and headers.
+ */
+function keptResponseOf(data: unknown): { status?: unknown; headers?: unknown; data?: unknown } | undefined {
+	if (!data || typeof data !== 'object') return undefined;
+	const stream = data as { statusCode?: unknown; headers?: unknown; pipe?: unknown };
+	if (typeof stream.pipe !== 'function' || typeof stream.statusCode !== 'number') return undefined;
+	if (!stream.headers || typeof stream.headers !== 'object') return undefined;
+	return { status: stream.statusCode, headers: stream.headers, data };
+}
+
+export function parseJson(text: string): unknown {
+	// A test for any non-blank character, not a trimmed copy of a page of 100 records.
+	if (!/\S/.test(text)) return undefined;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * Digs the HTTP facts out of whatever n8n's request helper threw, without keeping request headers; an
+ * error body still streaming is read within the attempt's bounds.
+ */
+export async function failureFacts(
+	error: unknown,
+	maxBytes: number,
+	signal: AbortSignal,
+	/** Told the status and headers as soon as they are known, before the body is read. */
+	onHeaders?: (status: number | undefined, headers: Record<string, unknown>) => void,
+): Promise<FailureFacts> {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	const facts: FailureFacts = { headers: {}, body: undefined };
+	let response: { status?: unknown; headers?: unknown; data?: unknown } | undefined;
+	let status: number | undefined;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const candidate = current as {
+			response?: typeof response;
+			code?: unknown;
+			httpCode?: unknown;
+			status?: unknown;
+			cause?: unknown;
+			tokenFailure?: TokenFailure;
+			message?: unknown;
+			messages?: unknown;
+			context?: { data?: unknown };
+		};
+		if (!facts.token && candidate.tokenFailure && typeof candidate.tokenFailure === 'object') {
+			facts.token = candidate.tokenFailure;
+		}
+		facts.token ??= tokenFailureByMessage(candidate);
+		if (!response && candidate.response && typeof candidate.response === 'object') {
+			response = candidate.response;
+		}
+		response ??= keptResponseOf(candidate.context?.data);
+		if (typeof candidate.code === 'string' && !facts.code) {
+			if (/^E[A-Z_]+$/.test(candidate.code) || TLS_CODES.test(candidate.code)) facts.code = candidate.code;
+		}
+		for (const value of [candidate.httpCode, candidate.status]) {
+			if (status !== undefined || value === undefined || value === null) continue;
+			const parsed = Number(value);
+			if (Number.isInteger(parsed) && parsed >= 100 && parsed < 600) status = parsed;
+		}
+		current = candidate.cause;
+	}
+	if (facts.token) {
+		facts.status = facts.token.status;
+		facts.code = facts.token.code;
+		if (facts.token.kind === 'blocked') facts.blocked = facts.token.refusal;
+		return facts;
+	}
+	const refusal = egressRefusalOf(error);
+	if (refusal) {
+		facts.blocked = refusal;
+		return facts;
+	}
+	if (signal.aborted) {
+		const reason = signal.reason as { name?: string } | undefined;
+		if (reason?.name === 'TimeoutError') facts.timedOut = true;
+		else facts.canceled = true;
+	}
+	const responseStatus = Number(response?.status);
+	facts.status = Number.isInteger(responseStatus) && responseStatus >= 100 ? responseStatus : status;
+	facts.headers = (response?.headers as Record<string, unknown>) ?? {};
+	onHeaders?.(facts.status, facts.headers);
+	if (response?.data !== undefined) {
+		try {
+			facts.body = parseJson(await readBody(response.data, maxBytes, signal));
+		} catch (limit) {
+			if (limit instanceof BodyLimitError) {
+				if (limit.kind === 'timeout') facts.timedOut = true;
+				else if (limit.kind === 'too-large') facts.limit = 'too-large';
+			}
+		}
+	}
+	return facts;
+}
+
+/** Connection failures that a service shedding load causes (it closes or refuses connections). */
+const SHED_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE)$/;
+
+/** What a 429, 503 or 504 tells Auto: a 503 is a service without room for more (adaptive.ts), the others refuse. */
+export function refusalOf(status: number): Answer {
+	return status === 503 ? 'overloaded' : 'refused';
+}
+
+/**
+ * What a failed attempt says about the service's load, for Parallel Requests "Auto" (adaptive.ts): a 429,
+ * 503 or 504, a timeout or a shed connection is a refusal (a 503 an overload); an answer with another status is
+ * clean (the service answered); what says nothing about load (a canceled attempt, a token or TLS failure, a 500
+ * or 502) is neutral.
+ */
+export function loadSignalOf(facts: FailureFacts): Answer {
+	if (facts.canceled || facts.token || facts.blocked) return 'neutral';
+	if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {
+		return 'refused';
+	}
+	if (facts.status === 429 || facts.status === 503 || facts.status === 504) return refusalOf(facts.status);
+	if (facts.status === undefined || facts.status === 500 || facts.status === 502) return 'neutral';
+	return 'clean';
+}
+
+export function verdictOf(facts: FailureFacts): Verdict {
+	// n8n refused to send it: nothing was carried out, and no repeat can pass.
+	if (facts.canceled || facts.blocked) return 'final';
+	if (facts.token) {
+		// A token request creates nothing, so any transient failure of it may be repeated.
+		const kind = facts.token.kind;
+		return kind === 'refused' || kind === 'redirect' || kind === 'tls' ? 'final' : 'not-carried-out';
+	}
+	if (facts.code && TLS_CODES.test(facts.code)) return 'final';
+	if (facts.status !== undefined && facts.status >= 300 && facts.status < 400) return 'final';
+	if (facts.status === 429 || facts.status === 503) return 'not-carried-out';
+	if (facts.status === 500 || facts.status === 502 || facts.status === 504) return 'ambiguous';
+	if (facts.timedOut || facts.garbled) return 'ambiguous';
+	if (facts.status !== undefined) return facts.limit === 'too-large' && facts.status < 300 ? 'ambiguous' : 'final';
+	if (facts.code && NOT_CONNECTED_CODES.test(facts.code)) return 'not-carried-out';
+	return 'ambiguous';
+}
+
+export function header(headers: Record<string, unknown>, name: string): string | undefined {
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
+	}
+	return undefined;
+}

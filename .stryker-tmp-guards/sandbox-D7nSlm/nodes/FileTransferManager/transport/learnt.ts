@@ -1,0 +1,95 @@
+/**
+ * What Parallel Requests "Auto" learnt about a service, kept in this n8n process beyond the execution that
+ * learnt it, so that the next execution starts where the last one ended instead of at 8: without it, every
+ * execution pays the climb from 8 again, and meets a rate limit's first window of refusals and a full
+ * service's first 503s again (bench/README.md measures them).
+ *
+ * - **Keyed by the service and the client**: the credential's Base URL and Client ID, never its secret or a
+ *   token. The same client on the same service meets the same capacity and the same rate limit, whichever
+ *   workflow or credential entry it comes from.
+ * - **Forgotten `KEPT_MS` after it was last confirmed**: the ages are checked with `Date.now()` when read, so
+ *   no timer runs. Ten minutes covers a workflow that runs every few minutes and the executions of a burst;
+ *   beyond that, the service's load or its limits may have changed, and measuring anew (a second or two of
+ *   climbing) is cheaper than meeting a changed service with an old limit. A refusal takes a remembered limit
+ *   back to the start at once (adaptive.ts), so a memory that has turned wrong costs one round trip of them.
+ * - **Where the service ran out of room, `KEPT_MS` after the 503 that taught it**, even while later executions
+ *   confirm the rest: a bound that every execution renewed would keep Auto below a service whose room has grown
+ *   for as long as the workflow runs. Found again, it costs a few 503s once in that time.
+ * - **At most `SERVICES_KEPT` services**: the one confirmed longest ago goes first.
+ *
+ * Each process learns on its own: in queue mode every worker keeps its own memory.
+ */
+// @ts-nocheck
+
+
+import type { Overload } from './adaptive';
+
+/** What one execution left behind under Auto: its limit and the rate budget of limiter.ts. */
+export interface LearntLimits {
+	/** Requests in flight at most. */
+	limit: number;
+	/** No cut yet: the limit still grows as in slow start. */
+	slowStart: boolean;
+	/** Where the service ran out of room (a 503, adaptive.ts): forgotten KEPT_MS after that 503, however confirmed since. */
+	overload?: Overload;
+	/** The learnt rate budget: sends per window (limiter.ts notePause), and the current window. */
+	budget?: number;
+	windowMs: number;
+	windowStart: number;
+	windowSent: number;
+	windowRefused: boolean;
+}
+
+/** How long what was learnt is kept after it was last confirmed. */
+export const KEPT_MS = 10 * 60_000;
+/** How many services are remembered at most. */
+export const SERVICES_KEPT = 100;
+
+/** By service key, oldest confirmation first (a confirmation moves an entry to the end). */
+const services = new Map<string, { limits: LearntLimits; at: number }>();
+
+/**
+ * The key of a service and client: the Base URL (its origin as the URL parser writes it, and its path
+ * without trailing slashes) and the Client ID. Not the secret: a key is not a credential.
+ */
+export function serviceKey(baseUrl: string, clientId: unknown): string {
+	let base = baseUrl.trim();
+	try {
+		const url = new URL(base);
+		base = url.origin + url.pathname;
+	} catch {
+		// An unreadable Base URL fails before any request (connection.ts); the key is only a name.
+	}
+	return JSON.stringify([base.replace(/\/+$/, ''), String(clientId ?? '').trim()]);
+}
+
+/** What was learnt about the service, if it was confirmed less than KEPT_MS ago (a copy). */
+export function recall(service: string): LearntLimits | undefined {
+	const known = services.get(service);
+	if (!known) return undefined;
+	if (Date.now() - known.at > KEPT_MS) {
+		services.delete(service);
+		return undefined;
+	}
+	const limits = { ...known.limits };
+	// Found again by the next 503 once its age has passed: the service's room may have grown.
+	if (limits.overload && Date.now() - limits.overload.at > KEPT_MS) delete limits.overload;
+	return limits;
+}
+
+/**
+ * Keeps what an execution learnt (a copy) and dates it now. `ceiling` is that execution's Auto maximum: a limit
+ * held at it says nothing of what lies above, so a larger limit learnt by another execution stays.
+ */
+export function remember(service: string, limits: LearntLimits, ceiling: number): void {
+	const earlier = recall(service);
+	const limit = limits.limit >= ceiling && earlier && earlier.limit > limits.limit ? earlier.limit : limits.limit;
+	services.delete(service);
+	services.set(service, { limits: { ...limits, limit }, at: Date.now() });
+	while (services.size > SERVICES_KEPT) services.delete(services.keys().next().value as string);
+}
+
+/** Forgets everything learnt, as a new process starts (the tests' harness and the benchmarks). */
+export function forgetLearntLimits(): void {
+	services.clear();
+}
