@@ -1,2 +1,0 @@
-// @ts-nocheck
-export * as listSearch from './listSearch';

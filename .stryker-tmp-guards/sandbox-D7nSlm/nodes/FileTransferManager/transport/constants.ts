@@ -1,2 +1,0 @@
-// @ts-nocheck
-export const CREDENTIAL_TYPE = 'fileTransferManagerOAuth2Api';
