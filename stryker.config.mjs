@@ -10,16 +10,20 @@
  * any file is below its floor. Stryker's own `thresholds` is one number for the whole run, so it only colours
  * the report here.
  */
-/** Least score in % per mutated file: the score reached when it was set, never below 80. */
+/**
+ * Least score in % per mutated file: the score a run reached when it was set, never below 80. The files at 80
+ * have not had a whole run of their own yet (CONTRIBUTING.md › Mutation testing › Measured runs): 80 is the
+ * least a floor may be, to be raised to what their first run reaches.
+ */
 export const FLOORS = {
 	// Pacing and limits: requests in flight, Retry-After pauses, the learnt rate budget, Parallel Requests Auto.
 	'nodes/FileTransferManager/transport/limiter.ts': 80,
 	'nodes/FileTransferManager/transport/adaptive.ts': 80,
-	'nodes/FileTransferManager/transport/learnt.ts': 80,
+	'nodes/FileTransferManager/transport/learnt.ts': 84,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
-	'nodes/FileTransferManager/helpers/costGuard.ts': 80,
+	'nodes/FileTransferManager/helpers/costGuard.ts': 90,
 	// The Guards of Run From Dry Run: what a dry run may become for real.
-	'nodes/FileTransferManager/helpers/runGuards.ts': 80,
+	'nodes/FileTransferManager/helpers/runGuards.ts': 81,
 	// The trigger's cursor and sweep: what a poll delivers, what it keeps for the next one.
 	'nodes/FileTransferManagerTrigger/sweep.ts': 80,
 	'nodes/FileTransferManagerTrigger/watch.ts': 80,
