@@ -34,6 +34,9 @@ const config: KnipConfig = {
 		'test/**/*.test.ts',
 		// gulp's tasks (`npm run build`); knip has no gulp plugin.
 		'gulpfile.js',
+		// The jest config of `npm run test:mutation`, named by stryker.config.mjs's `jest.configFile`, which knip's
+		// Stryker plugin does not read (it reads the test runner's package only).
+		'jest.mutation.config.js',
 	],
 	project: [
 		'nodes/**/*.ts',

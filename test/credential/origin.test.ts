@@ -3,13 +3,13 @@
  * the request: our nodes, n8n's credential test, or n8n's HTTP Request node with this credential picked as
  * "Predefined Credential Type". The requests go through n8n-core's own helpers: httpRequestWithAuthentication
  * (options with `url`, maybe `baseURL`) and the legacy requestWithAuthentication (options with `uri`), which
- * the HTTP Request node v4 uses. Other servers are local recorders that count every connection.
+ * the HTTP Request node v4 uses. Other servers are local recorders that count every connection. The credential's
+ * `authenticate` alone, target by target, is a unit test: test/unit/origin.test.ts.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
-import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
 import { CREDENTIAL_TYPE, type TestCredentialsHelper } from '../harness/credentials';
 import { credentialsFor } from '../harness/engine';
 import { httpRequestStandIn } from '../harness/foreignNode';
@@ -218,54 +218,5 @@ describe('the credential\'s origin with `baseURL` + `url` (how n8n runs the cred
 		expect(error?.message).toBe(refusal(sandbox.baseUrl, other.baseUrl));
 		expect(other.connections()).toBe(0);
 		expect(gets()).toEqual([]);
-	});
-});
-
-describe('the credential\'s `authenticate` alone: which targets get the Bearer header', () => {
-	const credential = new FileTransferManagerOAuth2Api();
-	const base = 'https://api.acme.example.com/v2';
-	const authenticate = async (options: IDataObject, baseUrl = base) =>
-		await credential.authenticate({ baseUrl, accessToken: 'tok-1' }, options as never);
-
-	it.each([
-		['the Base URL itself', { url: 'https://api.acme.example.com/v2/jobs' }],
-		['the same origin outside the path prefix', { url: 'https://api.acme.example.com/other' }],
-		['the default port written out', { url: 'https://api.acme.example.com:443/v2/jobs' }],
-		['the host in capitals', { url: 'https://API.ACME.example.com/v2/jobs' }],
-		['a legacy `uri`', { uri: 'https://api.acme.example.com/v2/jobs' }],
-		['a URL object', { uri: new URL('https://api.acme.example.com/v2/jobs') }],
-		['`baseURL` + relative `url`', { baseURL: 'https://api.acme.example.com/v2', url: '/jobs' }],
-		['`baseURL` alone', { baseURL: 'https://api.acme.example.com/v2' }],
-	])('%s: the header is set', async (_, options) => {
-		expect((await authenticate(options)).headers).toEqual({ Authorization: 'Bearer tok-1' });
-	});
-
-	it.each([
-		['another host', { url: 'https://elsewhere.example.org/v2/jobs' }, 'the request goes to https://elsewhere.example.org'],
-		['a subdomain', { url: 'https://evil.api.acme.example.com/' }, 'the request goes to https://evil.api.acme.example.com'],
-		['another port', { url: 'https://api.acme.example.com:8443/v2/' }, 'the request goes to https://api.acme.example.com:8443'],
-		['http instead of https', { url: 'http://api.acme.example.com/v2/' }, 'the request goes to http://api.acme.example.com'],
-		['user info naming the Base URL\'s host', { url: 'https://api.acme.example.com@elsewhere.example.org/' }, 'the request goes to https://elsewhere.example.org'],
-		['backslashes (//host for the URL parser)', { baseURL: base, url: '\\\\elsewhere.example.org/x' }, 'the request goes to https://elsewhere.example.org'],
-		['`url` and `uri` disagreeing', { url: 'https://api.acme.example.com/v2/', uri: 'https://elsewhere.example.org/' }, 'the request goes to https://elsewhere.example.org'],
-		['another scheme', { url: 'ftp://api.acme.example.com/v2/' }, 'the request goes to ftp://api.acme.example.com'],
-		['a scheme without origin', { url: 'file:///etc/hosts' }, 'the request goes to file:///etc/hosts'],
-		['a relative URL without baseURL', { url: '/v2/jobs' }, 'the request\'s URL "/v2/jobs" cannot be read'],
-		['no URL at all', {}, 'the request names no URL'],
-		['a URL that is not text', { url: 42 }, "the request's URL cannot be read"],
-		['a baseURL that is not text', { baseURL: { host: 'x' }, url: '/' }, "the request's base URL cannot be read"],
-	])('%s: refused', async (_, options, where) => {
-		await expect(authenticate(options)).rejects.toThrow(`This credential sends its token only to https://api.acme.example.com; ${where}`);
-	});
-
-	it.each([
-		['empty', ''],
-		['without scheme', 'api.acme.example.com'],
-		['with a query', 'https://api.acme.example.com/?a=1'],
-		['with a port that is not a number', 'https://api.acme.example.com:x/'],
-	])('a Base URL that is not one (%s): every request refused', async (_, baseUrl) => {
-		await expect(authenticate({ url: 'https://api.acme.example.com/' }, baseUrl)).rejects.toThrow(
-			/^The credential's Base URL ".*" is not an http\(s\) URL without query, fragment or user info$/,
-		);
 	});
 });

@@ -16,6 +16,10 @@ describe('compareDecimal', () => {
 		['100000000000000000000.01', '100000000000000000000', 1],
 		['99', '100', -1],
 		['0.0102', '0.0104', -1],
+		// Leading zeros of the whole part all go (not one): 0012 is 12, fewer digits than 100 but below 13.
+		['0012', '13', -1],
+		// Only trailing zeros of the decimals go: 0.05 is not 0.5.
+		['0.05', '0.5', -1],
 	] as Array<[string, string, number]>)('%s vs %s: %i', (a, b, expected) => {
 		expect(compareDecimal(a, b)).toBe(expected);
 		expect(compareDecimal(b, a)).toBe(-expected || 0);

@@ -44,6 +44,16 @@ describe('what Auto learnt, per service', () => {
 		expect(serviceKey('https://api.acme.example.com/v3', 'client-1')).not.toBe(key);
 		expect(serviceKey('https://api.acme.example.com/v2', 'client-2')).not.toBe(key);
 		expect(serviceKey('https://api.other.example.com/v2', 'client-1')).not.toBe(key);
+		// A Base URL the URL parser cannot read is still trimmed; no Client ID is an empty one.
+		expect(serviceKey(' not a url/ ', 'client-1')).toBe(serviceKey('not a url', 'client-1'));
+		expect(serviceKey('https://api.acme.example.com/v2', undefined)).toBe(serviceKey('https://api.acme.example.com/v2', ''));
+		expect(serviceKey('https://api.acme.example.com/v2', null)).toBe(JSON.stringify(['https://api.acme.example.com/v2', '']));
+	});
+
+	it('is forgotten whole when the process starts again (forgetLearntLimits)', () => {
+		remember('a', limits(40), 1000);
+		forgetLearntLimits();
+		expect(recall('a')).toBeUndefined();
 	});
 
 	it('is kept for its age since it was last confirmed, checked when read', () => {
@@ -86,6 +96,8 @@ describe('what Auto learnt, per service', () => {
 		remember('s0', limits(10), 1000);
 		remember('new', limits(99), 1000);
 		expect(recall('s1')).toBeUndefined();
+		// Only the oldest one goes: the bound holds SERVICES_KEPT, not one fewer.
+		expect(recall('s2')?.limit).toBe(12);
 		expect(recall('s0')?.limit).toBe(10);
 		expect(recall('new')?.limit).toBe(99);
 		expect(recall(`s${SERVICES_KEPT - 1}`)?.limit).toBe(10 + SERVICES_KEPT - 1);
@@ -99,6 +111,9 @@ describe('what Auto learnt, per service', () => {
 		// Cut below its maximum: the service took less than was remembered.
 		remember('a', limits(12), 24);
 		expect(recall('a')?.limit).toBe(12);
+		// Held at its maximum above a smaller remembered limit: the larger one, its own, is kept.
+		remember('a', limits(24), 24);
+		expect(recall('a')?.limit).toBe(24);
 	});
 });
 

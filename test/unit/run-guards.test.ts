@@ -14,8 +14,10 @@ import {
 	limitSetByModel,
 	parseRunGuards,
 	readRunGuards,
+	runGuardProperties,
 	type RunGuards,
 } from '../../nodes/FileTransferManager/helpers/runGuards';
+import { CONFLICT_HANDLINGS, TRANSFER_TYPES } from '../../nodes/FileTransferManager/api/types';
 import { executeContext, makeJob, NODE, TARGET_ID, thrown, uuid } from './fixtures';
 
 const DRY_RUN = uuid(0xd1);
@@ -68,6 +70,33 @@ describe('parseRunGuards', () => {
 		[{ maxDryRunAgeMinutes: 'soon' }, '"Guards → Max Dry Run Age (Minutes)"', 'must be a whole number of minutes, at least 1, got "soon"'],
 	])('bad input %j names the field', (raw, field, problem) => {
 		expect(parseRunGuards(raw)).toMatchObject({ field, problem });
+	});
+});
+
+describe('runGuardProperties', () => {
+	const [collection] = runGuardProperties;
+	const options = (collection.options ?? []) as Array<{ name: string; type: string; default: unknown; options?: Array<{ value: unknown }> }>;
+	const option = (name: string) => options.find((o) => o.name === name)!;
+
+	it('is one collection, "guards" (what readRunGuards reads), empty by default: no guard, no restriction', () => {
+		expect(runGuardProperties).toHaveLength(1);
+		expect([collection.name, collection.type, collection.default]).toEqual(['guards', 'collection', {}]);
+		expect(readRunGuards(executeContext({ [collection.name]: collection.default }), 0)).toEqual({});
+	});
+
+	it('each guard, added with its default, is the input parseRunGuards reads, and the defaults are the documented ones', () => {
+		expect(options.map((o) => [o.name, o.type])).toEqual([
+			['allowedConflictHandling', 'multiOptions'],
+			['allowedTargetStorageIds', 'string'],
+			['allowedTransferTypes', 'multiOptions'],
+			['maxDryRunAgeMinutes', 'number'],
+		]);
+		expect(parseRunGuards(Object.fromEntries(options.map((o) => [o.name, o.default])))).toEqual(DEFAULTS);
+	});
+
+	it("offers exactly the API's values to pick from", () => {
+		expect(option('allowedTransferTypes').options?.map((o) => o.value).sort()).toEqual([...TRANSFER_TYPES].sort());
+		expect(option('allowedConflictHandling').options?.map((o) => o.value).sort()).toEqual([...CONFLICT_HANDLINGS].sort());
 	});
 });
 

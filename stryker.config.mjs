@@ -1,0 +1,61 @@
+/**
+ * `npm run test:mutation`: StrykerJS on the pure cores where a bug costs a user money or data (CONTRIBUTING.md ›
+ * Mutation testing). Each file below is mutated, and its mutants run against the unit tests that cover it
+ * (jest.mutation.config.js: a part of jest.config.js's unit project, through the same @swc/jest transform). Not part of
+ * `npm test`.
+ *
+ * `FLOORS` is the per-file floor: the least mutation score (killed and timed-out mutants over all mutants with
+ * a result, the ones listed as equivalent in scripts/mutation-equivalent.ts left out) that
+ * scripts/mutation-check.ts accepts for the file in the report of the run, failing `npm run test:mutation` when
+ * any file is below its floor. Stryker's own `thresholds` is one number for the whole run, so it only colours
+ * the report here.
+ */
+/**
+ * Least score in % per mutated file: the score a run reached when it was set, never below 80. The files at 80
+ * have not had a whole run of their own yet (CONTRIBUTING.md › Mutation testing › Measured runs): 80 is the
+ * least a floor may be, to be raised to what their first run reaches.
+ */
+export const FLOORS = {
+	// Pacing and limits: requests in flight, Retry-After pauses, the learnt rate budget, Parallel Requests Auto.
+	'nodes/FileTransferManager/transport/limiter.ts': 80,
+	'nodes/FileTransferManager/transport/adaptive.ts': 80,
+	'nodes/FileTransferManager/transport/learnt.ts': 84,
+	// The spending guard: Max Estimated Cost of Run From Dry Run.
+	'nodes/FileTransferManager/helpers/costGuard.ts': 90,
+	// The Guards of Run From Dry Run: what a dry run may become for real.
+	'nodes/FileTransferManager/helpers/runGuards.ts': 81,
+	// The trigger's cursor and sweep: what a poll delivers, what it keeps for the next one.
+	'nodes/FileTransferManagerTrigger/sweep.ts': 80,
+	'nodes/FileTransferManagerTrigger/watch.ts': 80,
+	'nodes/FileTransferManagerTrigger/state.ts': 80,
+	// Where the credential's token may go, request validation, pagination.
+	'nodes/FileTransferManager/transport/origin.ts': 80,
+	'nodes/FileTransferManager/helpers/validate.ts': 80,
+	'nodes/FileTransferManager/transport/pagination.ts': 80,
+};
+
+export default {
+	packageManager: 'npm',
+	testRunner: 'jest',
+	jest: {
+		projectType: 'custom',
+		// jest.config.js's unit project alone, limited to the tests that cover these files.
+		configFile: 'jest.mutation.config.js',
+		// Each mutant runs only the test files that import the mutated file (jest --findRelatedTests), then only the
+		// tests of those that covered it.
+		enableFindRelatedTests: true,
+	},
+	// The sandbox Stryker copies the project into holds only what the unit tests load (not .n8n-cache, a symlink
+	// to a shared install, nor the data folders).
+	ignorePatterns: ['/*', '!/nodes', '!/credentials', '!/test', '!/sandbox', '!/package.json', '!/jest.config.js', '!/jest.mutation.config.js'],
+	mutate: Object.keys(FLOORS),
+	coverageAnalysis: 'perTest',
+	concurrency: 2,
+	tempDirName: '.stryker-tmp',
+	cleanTempDir: true,
+	reporters: ['clear-text', 'progress', 'html', 'json'],
+	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+	clearTextReporter: { allowColor: false, logTests: false, reportMutants: false, reportScoreTable: true },
+	thresholds: { high: 90, low: 80, break: null },
+};
