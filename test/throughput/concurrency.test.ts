@@ -14,7 +14,7 @@ import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/
 import { rl } from '../harness/locator';
 import { demoDryRunCopy } from '../harness/parameters';
 import { useNodeSandbox } from '../harness/sandbox';
-import { jobGet, jobItems } from './jobGet';
+import { jobGet, jobItems, mostAtOnce } from './jobGet';
 
 const FILES = DEMO_IDS.storageIds.files;
 const ARCHIVE = DEMO_IDS.storageIds.archive;
@@ -147,19 +147,6 @@ describe('the same output at Parallel Requests 1 and at the default', () => {
 		expect(sandbox.requests.count()).toBe(0);
 	});
 });
-
-/** The most requests the sandbox had in service (from arrival to answer) at once. */
-function mostAtOnce(records: Array<{ at: number; doneAt?: number }>): number {
-	const events = records.flatMap((r): Array<[number, number]> => [[r.at, 1], [r.doneAt ?? r.at, -1]]);
-	events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-	let level = 0;
-	let most = 0;
-	for (const [, change] of events) {
-		level += change;
-		most = Math.max(most, level);
-	}
-	return most;
-}
 
 describe('Parallel Requests Auto', () => {
 	const items = jobItems;

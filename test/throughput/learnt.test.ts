@@ -12,7 +12,7 @@ import type { RequestRecord, Sandbox } from '../../sandbox/src/api';
 import { TestCredentialsHelper } from '../harness/credentials';
 import { runNode } from '../harness/engine';
 import { useNodeSandbox } from '../harness/sandbox';
-import { jobGet, jobItems } from './jobGet';
+import { jobGet, jobItems, mostAtOnce } from './jobGet';
 import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport';
 import type { LearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
 import { KEPT_MS, recall, remember, serviceKey } from '../../nodes/FileTransferManager/transport/learnt';
@@ -71,19 +71,6 @@ async function execute(
 function startedWith(gets: RequestRecord[]): number {
 	const firstAnswer = Math.min(...gets.map((r) => r.doneAt ?? Infinity));
 	return gets.filter((r) => r.at < firstAnswer).length;
-}
-
-/** The most requests the sandbox had in service (from arrival to answer) at once. */
-function mostAtOnce(records: RequestRecord[]): number {
-	const events = records.flatMap((r): Array<[number, number]> => [[r.at, 1], [r.doneAt ?? r.at, -1]]);
-	events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-	let level = 0;
-	let most = 0;
-	for (const [, change] of events) {
-		level += change;
-		most = Math.max(most, level);
-	}
-	return most;
 }
 
 /** The limit Auto learnt about the test's sandbox with its credential, if it remembers one. */
