@@ -126,9 +126,19 @@ describe('the pieces', () => {
 		]);
 	});
 
-	it('toolParameterName: the $fromAI key of a text or a locator, else the name', () => {
-		const node = { parameters: { a: "={{ $fromAI('key_a') }}", b: fromAi('key-b'), c: { d: '={{ $fromAI("key_d", "x") }}' }, e: 'plain' } };
-		expect(['a', 'b', 'c.d', 'e', 'missing.f'].map((p) => toolParameterName(node as unknown as INode, p))).toEqual(['key_a', 'key-b', 'key_d', 'e', 'f']);
+	it('toolParameterName: the $fromAI key of a text or a locator, in any spelling n8n accepts, else the name', () => {
+		const node = {
+			parameters: { a: "={{ $fromAI('key_a') }}", b: fromAi('key-b'), c: { d: '={{ $fromAI("key_d", "x") }}' }, e: 'plain', g: "={{ $fromAi('key_g') }}", h: "={{ $fromai('key_h') }}" },
+		};
+		expect(['a', 'b', 'c.d', 'e', 'missing.f', 'g', 'h'].map((p) => toolParameterName(node as unknown as INode, p))).toEqual([
+			'key_a',
+			'key-b',
+			'key_d',
+			'e',
+			'f',
+			'key_g',
+			'key_h',
+		]);
 	});
 
 	it('notFoundInToolUse: the record a path names', () => {

@@ -48,20 +48,32 @@ function shownValue(value: unknown): string {
 	return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}…` : text;
 }
 
+/** The start of a `$fromAI(` call, in any of the spellings n8n's expressions accept (`$fromAI`, `$fromAi`, `$fromai`). */
+const FROM_AI_CALL = String.raw`\$fromai\s*\(`;
+const FROM_AI_KEY = new RegExp(`${FROM_AI_CALL}\\s*(['"\`])([A-Za-z0-9_-]{1,64})\\1`, 'i');
+
 /** The key of the first `$fromAI('key', …)` in a raw parameter value (a text, or a locator's `value`). */
 function fromAiKeyIn(raw: unknown): string | undefined {
 	const value = raw !== null && typeof raw === 'object' && 'value' in raw ? (raw as { value: unknown }).value : raw;
 	if (typeof value !== 'string') return undefined;
-	const match = /\$fromAI\(\s*(['"`])([A-Za-z0-9_-]{1,64})\1/.exec(value);
-	return match?.[2];
+	return FROM_AI_KEY.exec(value)?.[2];
+}
+
+/** The raw value at a dotted parameter path (`additionalFields.groupId`), or undefined. */
+export function rawParameterAt(parameters: unknown, path: string): unknown {
+	let raw: unknown = parameters;
+	for (const part of path.split('.')) {
+		raw = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[part] : undefined;
+	}
+	return raw;
 }
 
 /**
  * Whether a raw parameter value (a text, a locator, a collection or a list, at any depth) calls `$fromAI()`,
- * in any of the spellings n8n's expressions accept (`$fromAI`, `$fromAi`, `$fromai`).
+ * in any of its spellings.
  */
 export function holdsFromAi(raw: unknown): boolean {
-	if (typeof raw === 'string') return /\$fromai\s*\(/i.test(raw);
+	if (typeof raw === 'string') return new RegExp(FROM_AI_CALL, 'i').test(raw);
 	if (Array.isArray(raw)) return raw.some(holdsFromAi);
 	if (raw !== null && typeof raw === 'object') return Object.values(raw).some(holdsFromAi);
 	return false;
@@ -72,11 +84,7 @@ export function holdsFromAi(raw: unknown): boolean {
  * else the parameter's own name (`jobId`, `additionalFields.groupId` → `groupId`).
  */
 export function toolParameterName(node: Pick<INode, 'parameters'>, parameter: string): string {
-	let raw: unknown = node.parameters;
-	for (const part of parameter.split('.')) {
-		raw = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[part] : undefined;
-	}
-	return fromAiKeyIn(raw) ?? parameter.split('.').pop() ?? parameter;
+	return fromAiKeyIn(rawParameterAt(node.parameters, parameter)) ?? parameter.split('.').pop() ?? parameter;
 }
 
 /**

@@ -12,7 +12,7 @@ import { isUuid } from '../api/ids';
 import type { ConflictHandling, Job, TransferType } from '../api/types';
 import { CONFLICT_HANDLINGS, TRANSFER_TYPES } from '../api/types';
 import { operationError } from '../execution/operationError';
-import { holdsFromAi, isToolUse } from '../execution/toolUse';
+import { holdsFromAi, isToolUse, rawParameterAt } from '../execution/toolUse';
 import { invalidInput, shown } from './validate';
 
 const TRANSFER_TYPES_FIELD = 'Allowed Transfer Types';
@@ -195,10 +195,8 @@ const LIMITS: ReadonlyArray<[string, string]> = [
 
 /** The field of the first limit whose raw node parameter calls `$fromAI()`, or undefined. Pure. */
 export function limitSetByModel(parameters: unknown): string | undefined {
-	const at = (path: string): unknown =>
-		path.split('.').reduce<unknown>((value, part) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), parameters);
 	// The most precise name first: a guard inside the collection before the collection as a whole.
-	const found = [...LIMITS].reverse().find(([path]) => holdsFromAi(at(path)));
+	const found = [...LIMITS].reverse().find(([path]) => holdsFromAi(rawParameterAt(parameters, path)));
 	return found?.[1];
 }
 
