@@ -125,7 +125,7 @@ function run(parallel: { auto: number } | { fixed: number }): ApiContext {
 /** A clean answer to a request sent with `inFlight` in flight, 40 ms ago. */
 const clean = (inFlight: number) => ({ answer: 'clean' as const, sentAt: now - 40, answeredAt: now, inFlight });
 
-describe('a run reads and writes what Auto learnt (pacer.ts useService)', () => {
+describe('a run reads and writes what Auto learnt (pace/index.ts useService)', () => {
 	it('under Auto, starts at the remembered limit, neither at 8 nor at its own maximum', () => {
 		remember('a', limits(30), 1000);
 		const ctx = run({ auto: 100 });
