@@ -15,7 +15,8 @@ import { useNodeSandbox } from '../harness/sandbox';
 import { jobGet, jobItems, mostAtOnce } from './jobGet';
 import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
 import type { Remembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
-import { KEPT_MS, recall, remember, serviceKey } from '../../nodes/FileTransferManager/transport/pace/remembered';
+import { serviceKey } from '../../nodes/FileTransferManager/transport/connection';
+import { KEPT_MS, recall, remember } from '../../nodes/FileTransferManager/transport/pace/remembered';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;

@@ -1,6 +1,11 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+/** Any context that knows its node: an action's execute, a trigger's poll, a list search. */
+export interface NodeContext {
+	getNode(): INode;
+}
+
 /** The options of NodeOperationError's constructor (n8n-workflow does not export the type by name). */
 export type NodeOperationErrorOptions = NonNullable<ConstructorParameters<typeof NodeOperationError>[2]>;
 

@@ -5,8 +5,8 @@
 import type { IDataObject, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../api/ids';
+import type { NodeContext } from '../execution/operationError';
 import { operationError } from '../execution/operationError';
-import type { NodeContext } from './validate';
 import { ID_HINT, locatorValue, shown, toolIdError } from './validate';
 
 /** What a filter takes: free text, a record's ID (a picker), true/false, or one of listed values. */

@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { NodeContext } from '../execution/operationError';
 import { operationError } from '../execution/operationError';
-import type { NodeContext } from './validate';
 
 interface ListedRecord {
 	id?: unknown;

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { NodeContext } from '../execution/operationError';
 import { operationError } from '../execution/operationError';
-import type { NodeContext } from './validate';
 import { isUuid } from '../api/ids';
 import type { Route } from '../api/routes';
 import type { ResourceType } from '../api/types';

@@ -2,9 +2,10 @@
  * The checks of single input fields, made before any request: each refusal is an input error that names the
  * field and the item (docs/operations.md). The Sort panel is in sort.ts, the Filters collections in filters.ts.
  */
-import type { IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../api/ids';
+import type { NodeContext } from '../execution/operationError';
 import { operationError } from '../execution/operationError';
 import type { RecordKind } from '../execution/toolUse';
 import { isToolUse, recordKindOf, toolIdProblem } from '../execution/toolUse';
@@ -23,11 +24,6 @@ export function invalidInput(
 		itemIndex,
 		description,
 	});
-}
-
-/** Any context that knows its node: an action's execute, a trigger's poll. */
-export interface NodeContext {
-	getNode(): INode;
 }
 
 /** What an ID must look like, and where to get one: the description of a refused ID. */

@@ -1,6 +1,6 @@
 /**
- * One attempt of a request, bounded as a whole by the Timeout, and what its answer comes to: a result, or the
- * facts of its failure (failure.ts). Whether to repeat it, and how long to wait, is request.ts's.
+ * One attempt of a request, bounded as a whole by the Timeout: its answer's text, or the facts of its failure
+ * (failure.ts). What the text comes to, whether to repeat, and how long to wait, is request.ts's.
  */
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
@@ -8,8 +8,7 @@ import { BodyBoundError, discardBody, readBody } from './body';
 import { noteServerDate } from './connection';
 import { CREDENTIAL_TYPE } from './constants';
 import type { FailureFacts } from './failure';
-import { failureFacts, header, parseJson } from './failure';
-import { holdsSecret, knownSecrets, redact } from './secrets';
+import { failureFacts, header } from './failure';
 import type { ApiContext, TransportSettings } from './settings';
 
 /** Answers after which n8n fetches one new token and repeats the request once. */
@@ -94,25 +93,4 @@ export async function attemptOnce(
 		}
 		return { ok: false, facts };
 	}
-}
-
-/**
- * What a finished attempt comes to: the answer's document (the secrets it quotes redacted; nothing for an empty
- * answer to a DELETE), or the facts of its failure. A 2xx answer that is not a JSON document (a proxy's
- * maintenance page, a cut-off body) is a failure: the request may have been carried out.
- */
-export function resultOf<T>(
-	outcome: Attempt,
-	method: string,
-	secrets: string[],
-): { done: true; value: T } | { done: false; facts: FailureFacts } {
-	if (!outcome.ok) return { done: false, facts: outcome.facts };
-	if (method === 'DELETE' && outcome.text.trim() === '') return { done: true, value: undefined as T };
-	const parsed = parseJson(outcome.text);
-	if (parsed !== null && typeof parsed === 'object') {
-		const known = knownSecrets(secrets);
-		if (holdsSecret(outcome.text, known)) return { done: true, value: JSON.parse(redact(outcome.text, known)) as T };
-		return { done: true, value: parsed as T };
-	}
-	return { done: false, facts: { status: outcome.status, headers: {}, body: undefined, garbled: true } };
 }

@@ -6,7 +6,6 @@ import { CREDENTIAL_TYPE } from './constants';
 import { operationError } from '../execution/operationError';
 import { showUrl } from './secrets';
 import { clientKey } from './token';
-import { serviceKey } from './pace/remembered';
 import type { ApiContext } from './settings';
 
 export interface Connection {
@@ -24,6 +23,22 @@ export interface Connection {
 }
 
 const connections = new WeakMap<ApiContext, Connection>();
+
+/**
+ * The key of a service and client: the Base URL (its origin as the URL parser writes it, and its path
+ * without trailing slashes) and the Client ID. Not the secret: a key is not a credential.
+ */
+export function serviceKey(baseUrl: string, clientId: unknown): string {
+	let base = baseUrl.trim();
+	try {
+		const url = new URL(base);
+		base = url.origin + url.pathname;
+	} catch {
+		// An unreadable Base URL fails before any request (../connection.ts); the key is only a name.
+	}
+	return JSON.stringify([base.replace(/\/+$/, ''), String(clientId ?? '').trim()]);
+}
+
 
 export async function connectionOf(ctx: ApiContext, itemIndex?: number): Promise<Connection> {
 	const known = connections.get(ctx);

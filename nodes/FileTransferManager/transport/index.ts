@@ -3,7 +3,7 @@
  * outside transport/ (test/layout/layers.test.ts). One concern per module:
  * - request.ts: one request, read top to bottom: its steps are the modules below;
  * - outgoing.ts: what goes out (URL, a link on the Base URL's origin only, query, body, headers);
- * - attempt.ts: one attempt within the Timeout, and what its answer comes to;
+ * - attempt.ts: one attempt within the Timeout (request.ts reads what its answer comes to);
  * - pace/: when a request may go (places, the pause a Retry-After sets, Fixed, Auto and what Auto remembers);
  *   its index says how it differs from adaptations.ts;
  * - adaptations.ts: the named rules for deployments that deviate (redirects, a stated page maximum, 415,

@@ -1,26 +1,27 @@
 /**
  * One API request with the credential, within its bounds, repeated only when that is safe. Each rule has one
- * place: what goes out (outgoing.ts), one attempt and what its answer comes to (attempt.ts), when requests may
- * go (pace/), how a deployment that deviates is met (adaptations.ts decides, deviations.ts applies), whether to
- * repeat and how long to wait (failure.ts verdictOf, retry.ts), and the error the user sees (errors.ts).
+ * place: what goes out (outgoing.ts), one attempt (attempt.ts) and what its answer comes to (resultOf, here),
+ * when requests may go (pace/), how a deployment that deviates is met (adaptations.ts decides, deviations.ts
+ * applies), whether to repeat and how long to wait (failure.ts verdictOf, retry.ts), and the error the user
+ * sees (errors.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
 import { firstAdaptation } from './adaptations';
 import type { Attempt } from './attempt';
-import { attemptOnce, cancelSignalOf, resultOf } from './attempt';
+import { attemptOnce, cancelSignalOf } from './attempt';
 import { connectionOf } from './connection';
 import type { Tried } from './deviations';
 import { applyRepeat, sendsPlainJson } from './deviations';
 import type { ErrorOptions } from './errors';
 import { finalError, redirectError } from './errors';
 import type { FailureFacts } from './failure';
-import { header, verdictOf } from './failure';
+import { header, parseJson, verdictOf } from './failure';
 import { outgoing } from './outgoing';
 import { enter, heard, leave } from './pace';
 import { retryAfterSeconds, retryDelayMs, sleepUnless } from './retry';
-import { knownSecrets } from './secrets';
+import { holdsSecret, knownSecrets, redact } from './secrets';
 import { forgetTokenRequest } from './token';
 import type { ApiContext, TransportSettings } from './settings';
 import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
@@ -54,6 +55,27 @@ export interface RequestParams {
 	 * `qs`; it must be on the Base URL's origin.
 	 */
 	url?: string;
+}
+
+/**
+ * What a finished attempt comes to: the answer's document (the secrets it quotes redacted; nothing for an empty
+ * answer to a DELETE), or the facts of its failure. A 2xx answer that is not a JSON document (a proxy's
+ * maintenance page, a cut-off body) is a failure: the request may have been carried out.
+ */
+function resultOf<T>(
+	outcome: Attempt,
+	method: string,
+	secrets: string[],
+): { done: true; value: T } | { done: false; facts: FailureFacts } {
+	if (!outcome.ok) return { done: false, facts: outcome.facts };
+	if (method === 'DELETE' && outcome.text.trim() === '') return { done: true, value: undefined as T };
+	const parsed = parseJson(outcome.text);
+	if (parsed !== null && typeof parsed === 'object') {
+		const known = knownSecrets(secrets);
+		if (holdsSecret(outcome.text, known)) return { done: true, value: JSON.parse(redact(outcome.text, known)) as T };
+		return { done: true, value: parsed as T };
+	}
+	return { done: false, facts: { status: outcome.status, headers: {}, body: undefined, garbled: true } };
 }
 
 /**

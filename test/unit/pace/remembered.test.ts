@@ -11,7 +11,8 @@ import { pacerOf } from '../../../nodes/FileTransferManager/transport/pace/pacer
 import { notePause } from '../../../nodes/FileTransferManager/transport/pace/retryAfter';
 import type { ApiContext } from '../../../nodes/FileTransferManager/transport/settings';
 import { DEFAULT_PARALLEL } from '../../../nodes/FileTransferManager/transport/settings';
-import { forgetRemembered, KEPT_MS, recall, remember, SERVICES_KEPT, serviceKey } from '../../../nodes/FileTransferManager/transport/pace/remembered';
+import { serviceKey } from '../../../nodes/FileTransferManager/transport/connection';
+import { forgetRemembered, KEPT_MS, recall, remember, SERVICES_KEPT } from '../../../nodes/FileTransferManager/transport/pace/remembered';
 
 const limits = (limit: number): Remembered => ({
 	parallel: limit,

@@ -4,8 +4,8 @@
  * execution starts where the last one ended instead of at 8: without it, every execution pays the climb from 8 again, and meets a rate limit's first window of refusals and a full
  * service's first 503s again (bench/README.md measures them).
  *
- * - **Keyed by the service and the client**: the credential's Base URL and Client ID, never its secret or a
- *   token. The same client on the same service meets the same capacity and the same rate limit, whichever
+ * - **Keyed by the service and the client** (`serviceKey`, ../connection.ts): the credential's Base URL and
+ *   Client ID, never its secret or a token. The same client on the same service meets the same capacity and the same rate limit, whichever
  *   workflow or credential entry it comes from.
  * - **Forgotten `KEPT_MS` after it was last confirmed**: the ages are checked with `Date.now()` when read, so
  *   no timer runs. Ten minutes covers a workflow that runs every few minutes and the executions of a burst;
@@ -47,21 +47,6 @@ export const SERVICES_KEPT = 100;
 
 /** By service key, oldest confirmation first (a confirmation moves an entry to the end). */
 const services = new Map<string, { remembered: Remembered; at: number }>();
-
-/**
- * The key of a service and client: the Base URL (its origin as the URL parser writes it, and its path
- * without trailing slashes) and the Client ID. Not the secret: a key is not a credential.
- */
-export function serviceKey(baseUrl: string, clientId: unknown): string {
-	let base = baseUrl.trim();
-	try {
-		const url = new URL(base);
-		base = url.origin + url.pathname;
-	} catch {
-		// An unreadable Base URL fails before any request (../connection.ts); the key is only a name.
-	}
-	return JSON.stringify([base.replace(/\/+$/, ''), String(clientId ?? '').trim()]);
-}
 
 /** What was learnt about the service, if it was confirmed less than KEPT_MS ago (a copy). */
 export function recall(service: string): Remembered | undefined {
