@@ -5,7 +5,7 @@
 import type { IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../api/ids';
-import { operationError } from '../execution/operationError';
+import { itemError, operationError } from '../execution/operationError';
 import type { RecordKind } from '../execution/toolUse';
 import { isToolUse, recordKindOf, toolIdProblem } from '../execution/toolUse';
 
@@ -19,10 +19,7 @@ export function invalidInput(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	return operationError(ctx.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
-		itemIndex,
-		description,
-	});
+	return itemError(ctx.getNode(), `${field} ${problem}`, itemIndex, { description });
 }
 
 /** Any context that knows its node: an action's execute, a trigger's poll. */

@@ -32,7 +32,7 @@ export { AmbiguousRequestError, EgressBlockedError } from './errors';
 export { CONFIGURATION_INVALID, declareFailure } from './failureCause';
 export { requestToken } from './token';
 export { assertCredentialOrigin } from './origin';
-export type { RequestParams } from './request';
+export type { RequestItem, RequestParams } from './request';
 export { apiRequest, sendsPlainJson, servedPageLimit } from './request';
 export type { NextPage } from './pagination';
 export { apiRequestAllItems, nextPageOf, pageRequest } from './pagination';

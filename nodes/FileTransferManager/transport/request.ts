@@ -28,17 +28,26 @@ const MEDIA_TYPE = 'application/vnd.api+json';
 /** Answers after which n8n fetches one new token and repeats the request once. */
 const TOKEN_REFUSED_STATUSES = [401, 403];
 
-export interface RequestParams {
-	body?: IDataObject;
-	qs?: IDataObject;
-	/** Item the request is made for; named in errors. */
-	itemIndex?: number;
+/**
+ * The input item a request is made for, as the transport knows it: by its index and its stop signal, and
+ * nothing else (which items run and which are stopped is the item loop's, actions/itemRun.ts).
+ */
+export interface RequestItem {
+	/** The item's place in the node's input, named in errors. */
+	readonly index: number;
 	/**
-	 * Aborted when the caller wants nothing more sent (beside the execution's cancel signal, which also
+	 * Aborted when nothing more may be sent for the item (beside the execution's cancel signal, which also
 	 * ends what is in flight): a request not sent yet is dropped, and rejects with StoppedError. A request
 	 * already sent is answered as usual.
 	 */
-	stop?: AbortSignal;
+	readonly stop: AbortSignal;
+}
+
+export interface RequestParams {
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** The item the request is made for; none for the trigger, list search and the credential test. */
+	item?: RequestItem;
 	/**
 	 * Whether repeating the request after an ambiguous failure (500, 502, 504, dropped connection,
 	 * timeout, an answer that is not JSON) is harmless. GET and DELETE always are; PATCH with absolute
@@ -173,9 +182,9 @@ async function attemptOnce(
 export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route, params: RequestParams = {}): Promise<T> {
 	const settings: TransportSettings = {
 		...DEFAULT_TRANSPORT,
-		...(params.settings ?? settingsFromNode(ctx, params.itemIndex)),
+		...(params.settings ?? settingsFromNode(ctx, params.item?.index)),
 	};
-	const connection = await connectionOf(ctx, params.itemIndex);
+	const connection = await connectionOf(ctx, params.item?.index);
 	useService(ctx, connection.service);
 	const idempotent = params.idempotent ?? (route.method === 'GET' || route.method === 'DELETE');
 	const known = learntOf(ctx);
@@ -188,7 +197,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 			target = undefined;
 		}
 		if (!target || target.origin !== connection.origin) {
-			throw foreignLinkError(ctx, route, target?.origin ?? 'an unreadable URL', params.itemIndex);
+			throw foreignLinkError(ctx, route, target?.origin ?? 'an unreadable URL', params.item?.index);
 		}
 		url = target.href;
 	}
@@ -221,7 +230,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 	const cancel = cancelSignalOf(ctx);
 	for (let attempt = 0; ; attempt++) {
 		// Every attempt waits for a slot and for a pause another request's Retry-After set.
-		const limiter = await acquire(ctx, cancel, params.stop, params.waitUntil);
+		const limiter = await acquire(ctx, cancel, params.item?.stop, params.waitUntil);
 		const sentAt = Date.now();
 		const inFlight = limiter.active;
 		const sent = markSent(limiter);
@@ -274,7 +283,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		}
 
 		const errorOptions: ErrorOptions = {
-			itemIndex: params.itemIndex,
+			itemIndex: params.item?.index,
 			attempts: attempt + 1,
 			ambiguousEarlier,
 			route,
