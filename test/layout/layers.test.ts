@@ -115,7 +115,7 @@ describe('layers of the action node', () => {
 		const request = fs.readFileSync(path.join(NODE, 'transport', 'request.ts'), 'utf8');
 		const requestItem = /^export interface RequestItem \{\n([\s\S]*?)^\}/m.exec(request)?.[1];
 		expect(requestItem).toBeDefined();
-		expect([...(requestItem ?? '').matchAll(/^\t(?:readonly )?(\w+)\??:/gm)].map((m) => m[1])).toEqual(['index', 'stop']);
+		expect([...(requestItem ?? '').matchAll(/^\t(?:readonly )?(\w+)\??[:(]/gm)].map((m) => m[1])).toEqual(['index', 'stop']);
 		const itemFields = sources(path.join(NODE, 'transport')).flatMap((file) =>
 			[...fs.readFileSync(file, 'utf8').matchAll(/^\s*(?:readonly )?item\??: ([^;\n]+);/gm)].map((m) => `${path.basename(file)}: ${m[1]}`),
 		);
