@@ -141,7 +141,8 @@ describe('checkCostMaximum', () => {
 
 	it('above the maximum in tool use: the maximum is the workflow\'s, not the call\'s', () => {
 		const error = refusal(toolContext(), dryRunWith({ amount: '60', currency: 'USD' }));
-		expect(error.message).toBe(`Not started: dry run ${DRY_RUN} estimates 60 USD, above the maximum of 50 USD [item 3]`);
+		// The message a model gets: no item number in tool use (itemError, execution/operationError.ts).
+		expect(error.message).toBe(`Not started: dry run ${DRY_RUN} estimates 60 USD, above the maximum of 50 USD`);
 		expect(error.description).toBe(
 			'No job was started. The maximum of 50 USD is set in the workflow; a tool call cannot change it. Tell the user the estimate. To go on, they raise the maximum in the workflow, or you start a dry run of a narrower source (a sub-folder) and run that one if its estimate is within 50 USD.',
 		);

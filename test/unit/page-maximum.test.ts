@@ -209,7 +209,7 @@ describe('apiRequestAllItems', () => {
 			{ status: 200, body: page(records(3, 2), 'c1') },
 			{ status: 200, body: page(records(5, 2), null) },
 		]);
-		const error = await rejected(apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS, itemIndex: 2 }));
+		const error = await rejected(apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS, item: { index: 2, stop: new AbortController().signal } }));
 		expect(error.message).toBe('The service returned a page that does not advance; stopped to avoid an endless loop [item 2]');
 		expect((error as NodeOperationError).description).toContain('The next page "c1" came back after 4 records.');
 		expect(calls).toHaveLength(2);

@@ -259,7 +259,8 @@ describe('checkRunGuards', () => {
 		const ctx = executeContext();
 		ctx.getNode = () => TOOL;
 		const error = thrown(() => checkRunGuards(ctx, dryRun({ conflictHandling: 'overwrite' }), DEFAULTS, 0, NOW)) as NodeOperationError;
-		expect(error.message).toBe(`Not started: dry run ${DRY_RUN} overwrites files on the target, and this workflow allows only skip, rename [item 0]`);
+		// The message a model gets: no item number in tool use (itemError, execution/operationError.ts).
+		expect(error.message).toBe(`Not started: dry run ${DRY_RUN} overwrites files on the target, and this workflow allows only skip, rename`);
 		expect(error.description).toBe(
 			'No job was started. The Allowed Conflict Handling guard is set in the workflow; a tool call cannot change it. Tell the user why this dry run was refused. To go on, they change the guard in the workflow, or you start a dry run with a conflict handling it allows (skip, rename).',
 		);

@@ -15,8 +15,8 @@ import {
 	notFoundInToolUse,
 	recordKindOf,
 	toolParameterName,
-	withoutItemNumber,
 } from '../../nodes/FileTransferManager/execution/toolUse';
+import { itemError } from '../../nodes/FileTransferManager/execution/operationError';
 import { filterQuery } from '../../nodes/FileTransferManager/helpers/filters';
 import { optionalUuid, requireLocatorId, requireUuid } from '../../nodes/FileTransferManager/helpers/validate';
 import { executeContext, NODE, thrown } from './fixtures';
@@ -150,9 +150,13 @@ describe('the pieces', () => {
 		expect(notFoundInToolUse('/')).toBeUndefined();
 	});
 
-	it('withoutItemNumber: only a trailing item number goes', () => {
-		expect(withoutItemNumber('"Limit" must be a whole number [item 0]')).toBe('"Limit" must be a whole number');
-		expect(withoutItemNumber('[item 3] stays in the middle')).toBe('[item 3] stays in the middle');
+	it('itemError: the item number once at the end of the message, none in tool use or without an item', () => {
+		const numbered = itemError(NODE, '"Limit" must be a whole number', 3, { description: 'Give 1 or more.' });
+		expect([numbered.message, numbered.description, numbered.context.itemIndex]).toEqual(['"Limit" must be a whole number [item 3]', 'Give 1 or more.', 3]);
+		const tool = itemError(TOOL_NODE, '"Limit" must be a whole number', 0);
+		expect([tool.message, tool.context.itemIndex]).toEqual(['"Limit" must be a whole number', 0]);
+		const none = itemError(NODE, '"Limit" must be a whole number', undefined);
+		expect([none.message, none.context.itemIndex]).toEqual(['"Limit" must be a whole number', undefined]);
 	});
 });
 

@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { operationError } from '../execution/operationError';
-import { isToolUse, withoutItemNumber } from '../execution/toolUse';
 import type { ItemContext } from '../execution/item';
 import { requestSettings } from '../transport';
 import * as account from './account/Account.resource';
@@ -77,9 +76,8 @@ function failureOf(ctx: IExecuteFunctions, error: unknown, itemIndex: number): N
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: operationError(ctx.getNode(), error as Error, { itemIndex });
+	// The item's own errors carry its number in their message already (itemError, execution/operationError.ts).
 	if (failure.context.itemIndex === undefined) failure.context.itemIndex = itemIndex;
-	// A tool call is one item: "[item 0]" at the end of a message tells a model nothing.
-	if (isToolUse(ctx.getNode())) failure.message = withoutItemNumber(failure.message);
 	return failure;
 }
 

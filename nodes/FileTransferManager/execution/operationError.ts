@@ -1,6 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isToolUse } from './toolUse';
+
 /** Any context that knows its node: an action's execute, a trigger's poll, a list search. */
 export interface NodeContext {
 	getNode(): INode;
@@ -33,4 +35,22 @@ export function operationError(
 		error.message = text;
 	}
 	return error;
+}
+
+/**
+ * The error of one input item, from a message written without the item: the one place that adds the item's
+ * number, ` [item N]` at the end of the message (its description stays as given), and sets the error's
+ * `itemIndex`. Without an item (the trigger's poll, list search, the credential test) the message stays as
+ * it is, and so it does in tool use: a tool call is one item, and "[item 0]" tells a model nothing
+ * (execution/toolUse.ts).
+ */
+export function itemError(
+	node: INode,
+	message: string,
+	itemIndex: number | undefined,
+	options: Omit<NodeOperationErrorOptions, 'itemIndex'> = {},
+): NodeOperationError {
+	if (itemIndex === undefined) return operationError(node, message, options);
+	const numbered = isToolUse(node) ? message : `${message} [item ${itemIndex}]`;
+	return operationError(node, numbered, { ...options, itemIndex });
 }

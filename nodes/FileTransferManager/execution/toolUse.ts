@@ -114,11 +114,3 @@ export function notFoundInToolUse(path: string): string | undefined {
 	const kind = RECORD_PATHS[match[1]];
 	return `no ${kind} with ID ${match[2]} exists; ${RECORDS[kind].find} to find one`;
 }
-
-/** ` [item N]` at the end of a message: a tool call has one item, so tool use drops it. */
-const ITEM_SUFFIX = / \[item \d+\]$/;
-
-/** The message without its item number. */
-export function withoutItemNumber(message: string): string {
-	return message.replace(ITEM_SUFFIX, '');
-}

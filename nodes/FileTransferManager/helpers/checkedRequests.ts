@@ -17,7 +17,7 @@ export async function requestResource<T>(
 	params: RequestParams = {},
 ): Promise<T> {
 	const document = await apiRequest<unknown>(ctx, route, params);
-	return checkDocument<T>(ctx, document, type, { route, itemIndex: params.itemIndex });
+	return checkDocument<T>(ctx, document, type, { route, itemIndex: params.item?.index });
 }
 
 /** One request whose answer is one page of a list, checked. */
@@ -28,5 +28,5 @@ export async function requestPage<T>(
 	params: RequestParams = {},
 ): Promise<CheckedPage<T>> {
 	const document = await apiRequest<unknown>(ctx, route, params);
-	return checkList<T>(ctx, document, type, { route, itemIndex: params.itemIndex });
+	return checkList<T>(ctx, document, type, { route, itemIndex: params.item?.index });
 }

@@ -7,7 +7,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { Job } from '../api/types';
-import { operationError } from '../execution/operationError';
+import { itemError } from '../execution/operationError';
 import { isToolUse } from '../execution/toolUse';
 import { invalidInput, shown } from './validate';
 
@@ -113,14 +113,12 @@ const money = (amount: string, currency: string) => `${amount} ${currency}`;
 export function checkCostMaximum(ctx: IExecuteFunctions, dryRun: Job, maximum: CostMaximum, itemIndex: number): void {
 	const estimate: unknown = dryRun.attributes.stats?.estimatedCost;
 	const limit = money(maximum.amount, maximum.currency);
-	const item = ` [item ${itemIndex}]`;
 	const tool = isToolUse(ctx.getNode());
 	const goOn = tool
 		? `The maximum of ${limit} is set in the workflow; a tool call cannot change it. Tell the user the estimate. To go on, they raise the maximum in the workflow, or you start a dry run of a narrower source (a sub-folder) and run that one if its estimate is within ${limit}.`
 		: `To go on, raise ${MAX_FIELD} (or clear it for no maximum), or narrow the source (a sub-folder, or scope rules) in a new dry run and run that one.`;
 	const refuse = (problem: string, hint: string = goOn): never => {
-		throw operationError(ctx.getNode(), `Not started: ${problem}${item}`, {
-			itemIndex,
+		throw itemError(ctx.getNode(), `Not started: ${problem}`, itemIndex, {
 			description: `No job was started. ${hint}`,
 		});
 	};

@@ -6,7 +6,7 @@ import type { IDataObject, INodeProperties, NodeOperationError } from 'n8n-workf
 
 import { isUuid } from '../api/ids';
 import type { NodeContext } from '../execution/operationError';
-import { operationError } from '../execution/operationError';
+import { itemError } from '../execution/operationError';
 import { ID_HINT, locatorValue, shown, toolIdError } from './validate';
 
 /** What a filter takes: free text, a record's ID (a picker), true/false, or one of listed values. */
@@ -86,7 +86,7 @@ const EMPTY_HINT =
  *
  * Everything else is refused: booleans and numbers where they do not fit, arrays, objects, null and
  * undefined (an expression that found nothing), with `"Filters → <label>" must be …, got <value>`,
- * followed by ` [item N]` when there is an item (a trigger's poll has none).
+ * followed by the item's number when there is an item (a trigger's poll has none; execution/operationError.ts).
  */
 export function filterValue(
 	ctx: NodeContext,
@@ -99,11 +99,11 @@ export function filterValue(
 	const value = kind === 'id' ? locatorValue(raw) : raw;
 	const refuse = (expected: string, description?: string): NodeOperationError =>
 		(kind === 'id' ? toolIdError(ctx, itemIndex, parameter, value) : undefined) ??
-		operationError(
+		itemError(
 			ctx.getNode(),
-			`"Filters → ${label}" must be ${expected}, got ${shown(value)}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
+			`"Filters → ${label}" must be ${expected}, got ${shown(value)}`,
+			itemIndex,
 			{
-				itemIndex,
 				description: description ?? (value === null || value === undefined ? EMPTY_HINT : undefined),
 			},
 		);
@@ -142,11 +142,7 @@ export function filterQuery(
 	const qs: IDataObject = {};
 	if (filters === undefined || filters === null) return qs;
 	if (typeof filters !== 'object' || Array.isArray(filters)) {
-		throw operationError(
-			ctx.getNode(),
-			`"Filters" must be a collection of filters, got ${shown(filters)}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
-			{ itemIndex },
-		);
+		throw itemError(ctx.getNode(), `"Filters" must be a collection of filters, got ${shown(filters)}`, itemIndex);
 	}
 	const given = filters as IDataObject;
 	for (const spec of specs) {

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { routes } from '../api/routes';
 import type { CreateBody, Job, JobCreateAttributes } from '../api/types';
 import type { ItemContext } from '../execution/item';
-import { operationError } from '../execution/operationError';
+import { itemError } from '../execution/operationError';
 import { perRun } from '../execution/perRun';
 import { apiRequestAllItems } from '../transport';
 import { samePath } from './jobBody';
@@ -136,8 +136,7 @@ async function jobsNamed(ctx: IExecuteFunctions, name: string, item: ItemContext
 	const route = routes.listJobs();
 	const check = recordChecker<Job>(ctx, 'jobs', { route, itemIndex: item.index });
 	const listed = await apiRequestAllItems<unknown, Job>(ctx, route, { 'filter[name]': name }, {
-		itemIndex: item.index,
-		stop: item.stop,
+		item,
 		map: (record) => check(record),
 	});
 	return listed.filter((job) => job.attributes.name === name);
@@ -165,11 +164,9 @@ async function existingJobOfName(
 	const ids = new Set(listed.map((job) => job.id));
 	// A service may list a job a moment after creating it: this execution's own count too.
 	const existing = [...listed, ...(guarded.created.get(name) ?? []).filter((job) => !ids.has(job.id))].sort(newestFirst);
-	const itemTag = `[item ${itemIndex}]`;
 	if (existing.length > 0 && mode === 'fail') {
 		const others = existing.length > 1 ? ` (and ${existing.length - 1} more: ${existing.slice(1).map((job) => job.id).join(', ')})` : '';
-		throw operationError(ctx.getNode(), `A job named "${name}" already exists: ${existing[0].id}${others} ${itemTag}`, {
-			itemIndex,
+		throw itemError(ctx.getNode(), `A job named "${name}" already exists: ${existing[0].id}${others}`, itemIndex, {
 			description: `No job was created, because "${IF_NAME_EXISTS_FIELD}" is "Fail". Look at it with Job → Get. To start another job anyway, give this item another name, or set "${IF_NAME_EXISTS_FIELD}" to "Create Another".`,
 		});
 	}
@@ -177,11 +174,11 @@ async function existingJobOfName(
 		const same = existing.find((job) => jobDifferences(job, attributes).length === 0);
 		if (same) return same;
 		const newest = existing[0];
-		throw operationError(
+		throw itemError(
 			ctx.getNode(),
-			`A job named "${name}" exists with other settings: ${newest.id} differs in ${jobDifferences(newest, attributes).join(', ')} ${itemTag}`,
+			`A job named "${name}" exists with other settings: ${newest.id} differs in ${jobDifferences(newest, attributes).join(', ')}`,
+			itemIndex,
 			{
-				itemIndex,
 				description: `No job was created and none is reused: a job of the same name with other settings is not this item's job (for example a dry run when this is a real job). Give each job a name of its own, e.g. from the input item.${existing.length > 1 ? ` Jobs of this name: ${existing.map((job) => job.id).join(', ')}.` : ''}`,
 			},
 		);

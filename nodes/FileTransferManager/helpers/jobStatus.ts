@@ -18,8 +18,7 @@ export async function setJobStatus(
 	};
 	return await requestResource<Job>(ctx, routes.updateJob(jobId), 'jobs', {
 		body: body as unknown as IDataObject,
-		itemIndex: item.index,
-		stop: item.stop,
+		item,
 		idempotent: true,
 	});
 }

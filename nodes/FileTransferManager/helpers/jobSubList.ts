@@ -78,7 +78,7 @@ export async function subListFailure(
 ): Promise<unknown> {
 	if (!(error instanceof NodeApiError) || !NOT_SERVED_HERE.includes(String(error.httpCode))) return error;
 	try {
-		await requestResource<Job>(ctx, routes.getJob(jobId), 'jobs', { itemIndex: item?.index, stop: item?.stop });
+		await requestResource<Job>(ctx, routes.getJob(jobId), 'jobs', { item });
 	} catch {
 		// No such job (the list's 404 was right), or it cannot be told: the list's own error stands.
 		return error;

@@ -6,7 +6,7 @@ import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
 import { requestErrors, requestSettings, retry } from '../transport';
 import type { ItemContext } from '../execution/item';
-import { operationError } from '../execution/operationError';
+import { itemError, operationError } from '../execution/operationError';
 import { requestResource } from './checkedRequests';
 import { invalidInput, requireBoolean } from './validate';
 
@@ -146,11 +146,11 @@ export async function waitForJob(
 		const now = Date.now();
 		if (now >= deadline) {
 			const check = lastFailure ? ` The last status check failed: ${lastFailure.message}.` : '';
-			throw operationError(
+			throw itemError(
 				ctx.getNode(),
-				`Job ${job.id} did not end within ${settings.maxWait} seconds; its last status was "${current.attributes.status}" [item ${itemIndex}]`,
+				`Job ${job.id} did not end within ${settings.maxWait} seconds; its last status was "${current.attributes.status}"`,
+				itemIndex,
 				{
-					itemIndex,
 					description: `The job keeps running on the service.${check} Raise "Max Wait (Seconds)", or check it later with Job → Get (or the File Transfer Manager Trigger).`,
 				},
 			);
@@ -173,8 +173,7 @@ export async function waitForJob(
 		const left = deadline - Date.now();
 		try {
 			current = await requestResource<Job>(ctx, route, 'jobs', {
-				itemIndex,
-				stop: stopped,
+				item,
 				// A pause another request's Retry-After set is kept only up to the deadline.
 				waitUntil: deadline,
 				// Retries are this loop's own, so that none of them runs past the deadline.
@@ -196,8 +195,7 @@ export async function waitForJob(
 	if (current.attributes.status === 'failed' && settings.failOnFailedJob) {
 		const stats = current.attributes.stats;
 		const progress = stats ? `It transferred ${stats.transferredCount} of ${stats.filesCount} files. ` : '';
-		throw operationError(ctx.getNode(), `Job ${current.id} ended with status "failed" [item ${itemIndex}]`, {
-			itemIndex,
+		throw itemError(ctx.getNode(), `Job ${current.id} ended with status "failed"`, itemIndex, {
 			description: `${progress}Job → Get Errors lists what went wrong. Turn off "Fail on Failed Job" to output the failed job as a normal item instead.`,
 		});
 	}

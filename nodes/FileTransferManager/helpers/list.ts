@@ -48,8 +48,7 @@ export async function getManyRecords<T extends AnyResource>(
 	const ordered = sort ? orderChecker(ctx, sort, itemIndex) : () => undefined;
 	return await apiRequestAllItems<unknown, INodeExecutionData>(ctx, route, qs, {
 		limit,
-		itemIndex,
-		stop: item.stop,
+		item,
 		map: (record) => {
 			const checked = check(record);
 			filtered(checked);

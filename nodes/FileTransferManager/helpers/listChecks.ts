@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { NodeContext } from '../execution/operationError';
-import { operationError } from '../execution/operationError';
+import { itemError } from '../execution/operationError';
 
 interface ListedRecord {
 	id?: unknown;
@@ -42,12 +42,12 @@ export function filterChecker(ctx: NodeContext, qs: IDataObject, itemIndex?: num
 			let actual = valueAt(record, field);
 			if (field === 'dryRun' && actual === undefined) actual = false;
 			if (actual !== undefined && actual !== null && typeof actual !== 'object' && String(actual) === value) continue;
-			throw operationError(
+			throw itemError(
 				ctx.getNode(),
-				`The service ignored the filter ${key}=${value}: it listed ${String(record.id)} with ${field} ${JSON.stringify(actual ?? null)}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
+				`The service ignored the filter ${key}=${value}: it listed ${String(record.id)} with ${field} ${JSON.stringify(actual ?? null)}`,
+				itemIndex,
 				{
 					description: `Every listed record is checked against the filters asked for, so that no record you filtered out passes for a match. Nothing was returned. ${DEVIATION_HINT} If it cannot filter on this field, leave the filter out and filter in the workflow (e.g. with a Filter node).`,
-					...(itemIndex === undefined ? {} : { itemIndex }),
 				},
 			);
 		}
@@ -94,12 +94,12 @@ export function orderChecker(ctx: NodeContext, sort: string, itemIndex?: number)
 				else order = term.desc ? -compareValues(a, b) : compareValues(a, b);
 				if (order < 0) break;
 				if (order > 0) {
-					throw operationError(
+					throw itemError(
 						ctx.getNode(),
-						`The service ignored sort=${sort}: ${String(record.id)} (${term.field} ${JSON.stringify(b ?? null)}) came after ${String(previous.id)} (${term.field} ${JSON.stringify(a ?? null)})${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
+						`The service ignored sort=${sort}: ${String(record.id)} (${term.field} ${JSON.stringify(b ?? null)}) came after ${String(previous.id)} (${term.field} ${JSON.stringify(a ?? null)})`,
+						itemIndex,
 						{
 							description: `Every list asked for in an order is checked to come in that order. Nothing was returned, so that no unordered list passes for an ordered one. ${DEVIATION_HINT} Leave Sort out and sort in the workflow (e.g. with a Sort node).`,
-							...(itemIndex === undefined ? {} : { itemIndex }),
 						},
 					);
 				}

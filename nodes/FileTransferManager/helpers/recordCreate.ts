@@ -5,7 +5,7 @@ import type { Route } from '../api/routes';
 import type { ResourceType, Timestamps } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
 import type { ItemContext } from '../execution/item';
-import { operationError } from '../execution/operationError';
+import { itemError, operationError } from '../execution/operationError';
 import { apiRequest, requestErrors, requestSettings } from '../transport';
 import { checkDocument } from './shape';
 import { requestPage } from './checkedRequests';
@@ -78,8 +78,7 @@ async function listCandidates<T extends Created>(
 ): Promise<T[]> {
 	const page = await requestPage<T>(ctx, spec.listRoute, spec.type, {
 		qs: { ...spec.candidateFilters, sort: '-createdAt', 'page[limit]': limit },
-		itemIndex: item.index,
-		stop: item.stop,
+		item,
 	});
 	return page.data;
 }
@@ -112,11 +111,11 @@ async function recover<T extends Created>(
 		try {
 			records = await listCandidates(ctx, spec, PAGE_LIMIT_MAX, item);
 		} catch (error) {
-			throw operationError(
+			throw itemError(
 				ctx.getNode(),
-				`The ${noun} may or may not have been created: the create request failed (${cause.message}) and the check for a new ${noun} failed too [item ${itemIndex}]`,
+				`The ${noun} may or may not have been created: the create request failed (${cause.message}) and the check for a new ${noun} failed too`,
+				itemIndex,
 				{
-					itemIndex,
 					description: `Check failed with: ${(error as Error).message}. The create request was not repeated, so that nothing is created twice. Look for it with ${lookHint} before running this again.`,
 				},
 			);
@@ -130,21 +129,21 @@ async function recover<T extends Created>(
 	}
 	const causeText = cause.description ? `${cause.message}: ${cause.description}` : cause.message;
 	if (candidates.length === 0) {
-		throw operationError(
+		throw itemError(
 			ctx.getNode(),
-			`The ${noun} may or may not have been created: the service did not answer the create request, and no new matching ${noun} was found [item ${itemIndex}]`,
+			`The ${noun} may or may not have been created: the service did not answer the create request, and no new matching ${noun} was found`,
+			itemIndex,
 			{
-				itemIndex,
 				description: `Cause: ${causeText}. Most likely the request never reached the service; it may also still be processing it. The node did not repeat the request, because repeating a create that did go through creates it twice. Look for it with ${lookHint} before running this again.`,
 			},
 		);
 	}
 	const ids = candidates.map((record) => record.id).join(', ');
-	throw operationError(
+	throw itemError(
 		ctx.getNode(),
-		`The ${noun} may or may not have been created: the service did not answer the create request, and ${candidates.length} new ${noun}s match it (${ids}) [item ${itemIndex}]`,
+		`The ${noun} may or may not have been created: the service did not answer the create request, and ${candidates.length} new ${noun}s match it (${ids})`,
+		itemIndex,
 		{
-			itemIndex,
 			description: `Cause: ${causeText}. Candidate IDs: ${ids}. Other clients created the same at the same time, so the node cannot tell which one is this request's. Check them before running this again.`,
 		},
 	);
@@ -168,7 +167,7 @@ export async function createRecord<T extends Created>(
 	const creates = createsOf(ctx);
 	creates.inFlight += 1;
 	try {
-		document = await apiRequest<unknown>(ctx, spec.createRoute, { body: spec.body, itemIndex, stop: item.stop });
+		document = await apiRequest<unknown>(ctx, spec.createRoute, { body: spec.body, item });
 		const id = (document as { data?: { id?: unknown } } | null)?.data?.id;
 		if (typeof id === 'string') creates.claimed.add(id);
 		createSettled(creates);

@@ -48,8 +48,7 @@ export async function updateRecord<T extends ResourceType, A extends object>(
 	// The PATCH sets absolute values, so repeating it after an ambiguous failure is harmless.
 	const record = await requestResource<AnyResource>(ctx, route, type, {
 		body: body as unknown as IDataObject,
-		itemIndex: item.index,
-		stop: item.stop,
+		item,
 		idempotent: true,
 	});
 	return asItems([flatten(record)]);

@@ -11,7 +11,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isUuid } from '../api/ids';
 import type { ConflictHandling, Job, TransferType } from '../api/types';
 import { CONFLICT_HANDLINGS, TRANSFER_TYPES } from '../api/types';
-import { operationError } from '../execution/operationError';
+import { itemError } from '../execution/operationError';
 import { holdsFromAi, isToolUse, rawParameterAt } from '../execution/toolUse';
 import { invalidInput, shown } from './validate';
 
@@ -323,8 +323,7 @@ export function checkRunGuards(ctx: IExecuteFunctions, dryRun: Job, guards: RunG
 	const hint = isToolUse(ctx.getNode())
 		? `The ${refusal.guard} guard is set in the workflow; a tool call cannot change it. Tell the user why this dry run was refused. To go on, they change the guard in the workflow, or you ${refusal.toolFit}.`
 		: `To go on, change ${refusal.guard} in the node's Guards (or remove it), or make ${refusal.fit} and run that one.`;
-	throw operationError(ctx.getNode(), `Not started: dry run ${dryRun.id} ${refusal.problem} [item ${itemIndex}]`, {
-		itemIndex,
+	throw itemError(ctx.getNode(), `Not started: dry run ${dryRun.id} ${refusal.problem}`, itemIndex, {
 		description: `No job was started. ${hint}`,
 	});
 }

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { NodeContext } from '../execution/operationError';
-import { operationError } from '../execution/operationError';
+import { itemError } from '../execution/operationError';
 import { isUuid } from '../api/ids';
 import type { Route } from '../api/routes';
 import type { ResourceType } from '../api/types';
@@ -50,11 +50,9 @@ export function malformedAnswer(
 	route: Route,
 	itemIndex?: number,
 ): NodeOperationError {
-	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
-	return operationError(ctx.getNode(), `The service sent ${what} (${route.method} ${route.path})${item}`, {
+	return itemError(ctx.getNode(), `The service sent ${what} (${route.method} ${route.path})`, itemIndex, {
 		description:
 			'The answer does not have the shape the API defines (JSON:API, see docs/api-contract.md), so nothing was read from it. Check the Base URL of the credential; if it is right, the service is at fault.',
-		...(itemIndex === undefined ? {} : { itemIndex }),
 	});
 }
 

@@ -6,7 +6,7 @@ import type { IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../api/ids';
 import type { NodeContext } from '../execution/operationError';
-import { operationError } from '../execution/operationError';
+import { itemError, operationError } from '../execution/operationError';
 import type { RecordKind } from '../execution/toolUse';
 import { isToolUse, recordKindOf, toolIdProblem } from '../execution/toolUse';
 
@@ -20,10 +20,7 @@ export function invalidInput(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	return operationError(ctx.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
-		itemIndex,
-		description,
-	});
+	return itemError(ctx.getNode(), `${field} ${problem}`, itemIndex, { description });
 }
 
 /** What an ID must look like, and where to get one: the description of a refused ID. */

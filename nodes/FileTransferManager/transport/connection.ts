@@ -3,7 +3,7 @@
  * poll, one list search), and the service's clock as its answers show it.
  */
 import { CREDENTIAL_TYPE } from './constants';
-import { operationError } from '../execution/operationError';
+import { itemError } from '../execution/operationError';
 import { showUrl } from './secrets';
 import { clientKey } from './token';
 import type { ApiContext } from './settings';
@@ -55,14 +55,13 @@ async function readConnection(ctx: ApiContext, itemIndex?: number): Promise<Conn
 		(value): value is string => typeof value === 'string' && value.length > 0,
 	);
 	if (!/^https?:\/\/[^/\s?#@]+(\/[^\s?#]*)?$/i.test(baseUrl)) {
-		const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
-		throw operationError(
+		throw itemError(
 			ctx.getNode(),
-			`The credential's Base URL "${showUrl(baseUrl)}" is not an http(s) URL without query, fragment or user info${item}`,
+			`The credential's Base URL "${showUrl(baseUrl)}" is not an http(s) URL without query, fragment or user info`,
+			itemIndex,
 			{
 				description:
 					'Set Base URL to the API host of your deployment, with its scheme, e.g. https://api.acme.example.com (a path prefix such as https://api.acme.example.com/v2/ is fine). Nothing was sent.',
-				...(itemIndex === undefined ? {} : { itemIndex }),
 			},
 		);
 	}

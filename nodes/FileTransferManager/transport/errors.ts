@@ -126,7 +126,7 @@ export interface ErrorOptions {
 	secrets: string[];
 }
 
-export function itemOptions(itemIndex: number | undefined): { itemIndex?: number } {
+function itemOptions(itemIndex: number | undefined): { itemIndex?: number } {
 	return itemIndex === undefined ? {} : { itemIndex };
 }
 

@@ -44,7 +44,7 @@ import {
 import { requestToken } from './token';
 
 export type { ApiContext } from './settings';
-export type { RequestParams } from './request';
+export type { RequestItem, RequestParams } from './request';
 export { apiRequest } from './request';
 export type { NextPage } from './pagination';
 export { apiRequestAllItems } from './pagination';

@@ -15,12 +15,11 @@ import type { ApiContext, TransportSettings } from './settings';
 interface Shape {
 	body?: IDataObject;
 	qs?: IDataObject;
-	itemIndex?: number;
 	url?: string;
 }
 
 /** Where the request goes: the route on the Base URL, or the service's own link, refused off its origin. */
-function urlOf(ctx: ApiContext, route: Route, params: Shape, connection: Connection): string {
+function urlOf(ctx: ApiContext, route: Route, params: Shape, connection: Connection, itemIndex?: number): string {
 	const url = joinUrl(connection.baseUrl, route.path);
 	if (params.url === undefined) return url;
 	let target: URL | undefined;
@@ -30,7 +29,7 @@ function urlOf(ctx: ApiContext, route: Route, params: Shape, connection: Connect
 		target = undefined;
 	}
 	if (!target || target.origin !== connection.origin) {
-		throw foreignLinkError(ctx, route, target?.origin ?? 'an unreadable URL', params.itemIndex);
+		throw foreignLinkError(ctx, route, target?.origin ?? 'an unreadable URL', itemIndex);
 	}
 	return target.href;
 }
@@ -42,10 +41,12 @@ export function outgoing(
 	params: Shape,
 	connection: Connection,
 	settings: TransportSettings,
+	/** The item the request is made for, named in a refusal of the service's link. */
+	itemIndex?: number,
 ): IHttpRequestOptions {
 	const options: IHttpRequestOptions = {
 		method: route.method,
-		url: urlOf(ctx, route, params, connection),
+		url: urlOf(ctx, route, params, connection, itemIndex),
 		headers: { Accept: `${MEDIA_TYPE}, application/json` },
 		json: true,
 		timeout: settings.timeout,

@@ -6,20 +6,18 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Route } from '../api/routes';
 import type { ListDocument } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
-import { operationError } from '../execution/operationError';
-import type { RequestParams } from './request';
+import { itemError } from '../execution/operationError';
+import type { RequestItem, RequestParams } from './request';
 import { apiRequest } from './request';
 import { servedPageLimit } from './deviations';
-import { itemOptions } from './errors';
 import { CONFIGURATION_INVALID, declareFailure } from '../execution/declareFailure';
 import type { ApiContext, TransportSettings } from './settings';
 
 export interface PageOptions<T = unknown, U = T> {
 	/** Stop once this many records are collected; undefined for all. */
 	limit?: number;
-	itemIndex?: number;
-	/** The requests' stop signal (RequestParams.stop): a page not asked for yet is never asked for. */
-	stop?: AbortSignal;
+	/** The item the list is read for: its index is named in errors; once it is stopped, no further page is asked for. */
+	item?: RequestItem;
 	settings?: Partial<TransportSettings>;
 	/** Turns each record into what is kept, page by page, so that the raw pages need not all stay in memory. */
 	map?: (record: T) => U;
@@ -50,13 +48,13 @@ export function nextPageOf(
 	const told = link === null || after === null;
 	const count = Array.isArray(doc.data) ? doc.data.length : 0;
 	if (!told && count >= requested) {
-		const error = operationError(
+		const error = itemError(
 			ctx.getNode(),
-			`The service sent a full page of ${route.path} without a way to the next one${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
+			`The service sent a full page of ${route.path} without a way to the next one`,
+			itemIndex,
 			{
 				description:
 					'The page has neither links.next nor meta.page.after (not even null), so it cannot be told whether more records exist. Nothing was returned, so that no partial list passes for a complete one. Your deployment pages differently from the API contract: run API › Check Compatibility.',
-				...itemOptions(itemIndex),
 			},
 		);
 		throw declareFailure(error, CONFIGURATION_INVALID);
@@ -93,11 +91,10 @@ export async function apiRequestAllItems<T, U = T>(
 	const seen = new Set<string>();
 	const ids = new Set<string>();
 	let next: NextPage | null = null;
-	const item = options.itemIndex === undefined ? '' : ` [item ${options.itemIndex}]`;
+	const itemIndex = options.item?.index;
 	const stop = (description: string) =>
-		operationError(ctx.getNode(), `The service returned a page that does not advance; stopped to avoid an endless loop${item}`, {
+		itemError(ctx.getNode(), 'The service returned a page that does not advance; stopped to avoid an endless loop', itemIndex, {
 			description: `${description} Nothing was returned, so that no partial list passes for a complete one.`,
-			...itemOptions(options.itemIndex),
 		});
 	for (;;) {
 		const remaining = options.limit === undefined ? PAGE_LIMIT_MAX : options.limit - results.length;
@@ -105,14 +102,12 @@ export async function apiRequestAllItems<T, U = T>(
 		const requested = Math.min(PAGE_LIMIT_MAX, remaining);
 		const page = await apiRequest<ListDocument<T>>(ctx, route, {
 			...pageRequest(qs, requested, next),
-			itemIndex: options.itemIndex,
-			stop: options.stop,
+			item: options.item,
 			settings: options.settings,
 		});
 		if (!Array.isArray(page?.data)) {
-			throw operationError(ctx.getNode(), `The service answered ${route.method} ${route.path} with a list without a "data" array${item}`, {
+			throw itemError(ctx.getNode(), `The service answered ${route.method} ${route.path} with a list without a "data" array`, itemIndex, {
 				description: 'The answer does not have the shape of a JSON:API list, so nothing was read from it.',
-				...itemOptions(options.itemIndex),
 			});
 		}
 		let fresh = 0;
@@ -125,7 +120,7 @@ export async function apiRequestAllItems<T, U = T>(
 		}
 		if (options.limit !== undefined && results.length >= options.limit) break;
 		// What the service reports as page size may be smaller than asked (a deployment maximum).
-		const following = nextPageOf(ctx, page, Math.min(requested, servedPageLimit(ctx, route, requested)), route, options.itemIndex);
+		const following = nextPageOf(ctx, page, Math.min(requested, servedPageLimit(ctx, route, requested)), route, itemIndex);
 		if (following === null) break;
 		const key = stepKey(following);
 		if (seen.has(key)) {

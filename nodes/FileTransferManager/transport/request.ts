@@ -26,17 +26,26 @@ import { forgetTokenRequest } from './token';
 import type { ApiContext, TransportSettings } from './settings';
 import { DEFAULT_TRANSPORT, settingsFromNode } from './settings';
 
-export interface RequestParams {
-	body?: IDataObject;
-	qs?: IDataObject;
-	/** Item the request is made for; named in errors. */
-	itemIndex?: number;
+/**
+ * The input item a request is made for, as the transport knows it: by its index and its stop signal, and
+ * nothing else (which items run and which are stopped is the item loop's, actions/itemRun.ts).
+ */
+export interface RequestItem {
+	/** The item's place in the node's input, named in errors. */
+	readonly index: number;
 	/**
-	 * Aborted when the caller wants nothing more sent (beside the execution's cancel signal, which also
+	 * Aborted when nothing more may be sent for the item (beside the execution's cancel signal, which also
 	 * ends what is in flight): a request not sent yet is dropped, and rejects with StoppedError. A request
 	 * already sent is answered as usual.
 	 */
-	stop?: AbortSignal;
+	readonly stop: AbortSignal;
+}
+
+export interface RequestParams {
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** The item the request is made for; none for the trigger, list search and the credential test. */
+	item?: RequestItem;
 	/**
 	 * Whether repeating the request after an ambiguous failure (500, 502, 504, dropped connection,
 	 * timeout, an answer that is not JSON) is harmless. GET and DELETE always are; PATCH with absolute
@@ -101,16 +110,16 @@ function pauseMs(retryAfter: string | undefined, attempt: number, settings: Tran
 export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route, params: RequestParams = {}): Promise<T> {
 	const settings: TransportSettings = {
 		...DEFAULT_TRANSPORT,
-		...(params.settings ?? settingsFromNode(ctx, params.itemIndex)),
+		...(params.settings ?? settingsFromNode(ctx, params.item?.index)),
 	};
-	const connection = await connectionOf(ctx, params.itemIndex);
+	const connection = await connectionOf(ctx, params.item?.index);
 	const idempotent = params.idempotent ?? (route.method === 'GET' || route.method === 'DELETE');
-	const options = outgoing(ctx, route, params, connection, settings);
+	const options = outgoing(ctx, route, params, connection, settings, params.item?.index);
 	const tried: Tried = { pageRetried: false, mediaRetried: false, redirects: 0, ambiguousEarlier: false };
 	const cancel = cancelSignalOf(ctx);
 	for (let attempt = 0; ; attempt++) {
 		// Every attempt waits for a place and for a pause another request's Retry-After set (pace/).
-		const place = await enter(ctx, connection.service, { cancel, stop: params.stop, waitUntil: params.waitUntil });
+		const place = await enter(ctx, connection.service, { cancel, stop: params.item?.stop, waitUntil: params.waitUntil });
 		let outcome: Attempt | undefined;
 		try {
 			outcome = await attemptOnce(ctx, options, settings, {
@@ -126,7 +135,7 @@ export async function apiRequest<T = IDataObject>(ctx: ApiContext, route: Route,
 		// A token request this attempt waited for may still hang: a repeat asks anew.
 		if (facts.timedOut) forgetTokenRequest(connection.client);
 		const secrets = knownSecrets(connection.secrets);
-		const errorOptions: ErrorOptions = { itemIndex: params.itemIndex, attempts: attempt + 1, ambiguousEarlier: tried.ambiguousEarlier, route, secrets };
+		const errorOptions: ErrorOptions = { itemIndex: params.item?.index, attempts: attempt + 1, ambiguousEarlier: tried.ambiguousEarlier, route, secrets };
 		const verdict = verdictOf(facts);
 		const canRepeat = verdict === 'not-carried-out' || (verdict === 'ambiguous' && idempotent);
 		const policyRepeats = canRepeat && attempt < settings.maxRetries && !cancel?.aborted;

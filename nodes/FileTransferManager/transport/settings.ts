@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { operationError } from '../execution/operationError';
+import { itemError } from '../execution/operationError';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -42,10 +42,8 @@ const TARGET: Record<keyof typeof SETTING_RANGES, keyof TransportSettings> = {
 };
 
 function invalidSetting(ctx: ApiContext, field: string, problem: string, itemIndex?: number) {
-	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
-	return operationError(ctx.getNode(), `"Request Options → ${field}" ${problem}${item}`, {
+	return itemError(ctx.getNode(), `"Request Options → ${field}" ${problem}`, itemIndex, {
 		description: 'Nothing was sent. Leave the option out to use its default.',
-		...(itemIndex === undefined ? {} : { itemIndex }),
 	});
 }
 

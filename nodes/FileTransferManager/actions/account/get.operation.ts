@@ -19,6 +19,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
 	const itemIndex = item.index;
 	const accountId = requireLocatorId(this, itemIndex, 'accountId', 'Account');
-	const record = await requestResource<Account>(this, routes.getAccount(accountId), 'accounts', { itemIndex, stop: item.stop });
+	const record = await requestResource<Account>(this, routes.getAccount(accountId), 'accounts', { item });
 	return asItems([flatten(record)]);
 }

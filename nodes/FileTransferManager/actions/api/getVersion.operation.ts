@@ -14,7 +14,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
-	const document = await apiRequest<Partial<VersionDocument>>(this, routes.apiVersion(), { itemIndex: item.index, stop: item.stop });
+	const document = await apiRequest<Partial<VersionDocument>>(this, routes.apiVersion(), { item });
 	// `root` is the document as the service sent it, for deployments that report their version elsewhere.
 	return [
 		{

@@ -21,6 +21,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
 	const itemIndex = item.index;
 	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
-	await apiRequest(this, routes.deleteGroup(groupId), { itemIndex, stop: item.stop });
+	await apiRequest(this, routes.deleteGroup(groupId), { item });
 	return [{ json: { id: groupId, deleted: true } }];
 }

@@ -19,6 +19,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
 	const itemIndex = item.index;
 	const groupId = requireLocatorId(this, itemIndex, 'groupId', 'Group');
-	const record = await requestResource<Group>(this, routes.getGroup(groupId), 'groups', { itemIndex, stop: item.stop });
+	const record = await requestResource<Group>(this, routes.getGroup(groupId), 'groups', { item });
 	return asItems([flatten(record)]);
 }

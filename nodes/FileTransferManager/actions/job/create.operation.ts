@@ -284,7 +284,7 @@ export async function execute(this: IExecuteFunctions, item: ItemContext): Promi
 	const { created } = await createJob(this, ifNameExists, draft.name, item, async () => {
 		// The API wants the source storage's type in the job; it is only known from the storage itself.
 		const route = routes.getStorage(draft.source.id);
-		const storage = await requestResource<Storage>(this, route, 'storages', { itemIndex, stop: item.stop });
+		const storage = await requestResource<Storage>(this, route, 'storages', { item });
 		const sourceType = storage.attributes.type;
 		if (typeof sourceType !== 'string') {
 			throw malformedAnswer(this, `a storage without a type: "data.attributes.type" is ${describeValue(sourceType)}`, route, itemIndex);

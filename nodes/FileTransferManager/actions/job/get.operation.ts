@@ -24,6 +24,6 @@ export async function execute(this: IExecuteFunctions, item: ItemContext): Promi
 	const itemIndex = item.index;
 	const jobId = requireLocatorId(this, itemIndex, 'jobId', 'Job');
 	const shape = readJobShape(this, itemIndex);
-	const record = await requestResource<Job>(this, routes.getJob(jobId), 'jobs', { itemIndex, stop: item.stop });
+	const record = await requestResource<Job>(this, routes.getJob(jobId), 'jobs', { item });
 	return [{ json: jobItemJson(record, shape) }];
 }

@@ -30,8 +30,7 @@ export async function execute(this: IExecuteFunctions, item: ItemContext): Promi
 	try {
 		return await apiRequestAllItems<unknown, INodeExecutionData>(this, route, {}, {
 			limit,
-			itemIndex,
-			stop: item.stop,
+			item,
 			map: (record) => ({ json: jobErrorJson(jobId, check(record)) }),
 		});
 	} catch (error) {

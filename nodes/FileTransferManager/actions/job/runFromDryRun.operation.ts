@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { routes } from '../../api/routes';
 import type { Job, JobCreateAttributes } from '../../api/types';
 import { jobLocator } from '../../descriptions/common.descriptions';
-import { operationError } from '../../execution/operationError';
+import { itemError } from '../../execution/operationError';
 import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
 import { createJob, markCreated } from '../../helpers/jobCreate';
@@ -145,7 +145,7 @@ export async function execute(this: IExecuteFunctions, item: ItemContext): Promi
 async function finishedDryRun(ctx: IExecuteFunctions, dryRunId: string, item: ItemContext): Promise<Job> {
 	const itemIndex = item.index;
 	const route = routes.getJob(dryRunId);
-	const dryRun = await requestResource<Job>(ctx, route, 'jobs', { itemIndex, stop: item.stop });
+	const dryRun = await requestResource<Job>(ctx, route, 'jobs', { item });
 	// Its source and target are copied into the new job.
 	for (const end of ['source', 'target'] as const) {
 		const value: unknown = dryRun.attributes[end];
@@ -154,18 +154,17 @@ async function finishedDryRun(ctx: IExecuteFunctions, dryRunId: string, item: It
 		}
 	}
 	if (dryRun.attributes.dryRun !== true) {
-		throw operationError(ctx.getNode(), `Job ${dryRunId} is not a dry run [item ${itemIndex}]`, {
-			itemIndex,
+		throw itemError(ctx.getNode(), `Job ${dryRunId} is not a dry run`, itemIndex, {
 			description:
 				'Run From Dry Run repeats a dry-run job for real. To start a job with new settings use Job → Create; to continue a paused job use Job → Resume.',
 		});
 	}
 	if (dryRun.attributes.status !== 'finished') {
-		throw operationError(
+		throw itemError(
 			ctx.getNode(),
-			`Dry-run job ${dryRunId} has status "${dryRun.attributes.status}", not "finished" [item ${itemIndex}]`,
+			`Dry-run job ${dryRunId} has status "${dryRun.attributes.status}", not "finished"`,
+			itemIndex,
 			{
-				itemIndex,
 				description:
 					'Only a finished dry run has a complete estimate. Wait until it is finished (Job → Create with "Wait for Completion" does that), or create a new dry run if it failed or was canceled.',
 			},

@@ -21,6 +21,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
 	const itemIndex = item.index;
 	const storageId = requireLocatorId(this, itemIndex, 'storageId', 'Storage');
-	const record = await requestResource<Storage>(this, routes.getStorage(storageId), 'storages', { itemIndex, stop: item.stop });
+	const record = await requestResource<Storage>(this, routes.getStorage(storageId), 'storages', { item });
 	return asItems([flatten(record)]);
 }

@@ -17,6 +17,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
 	const itemIndex = item.index;
 	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
-	await apiRequest(this, routes.deleteUser(userId), { itemIndex, stop: item.stop });
+	await apiRequest(this, routes.deleteUser(userId), { item });
 	return [{ json: { id: userId, deleted: true } }];
 }

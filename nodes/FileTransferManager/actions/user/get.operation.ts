@@ -19,6 +19,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, item: ItemContext): Promise<INodeExecutionData[]> {
 	const itemIndex = item.index;
 	const userId = requireLocatorId(this, itemIndex, 'userId', 'User');
-	const record = await requestResource<User>(this, routes.getUser(userId), 'users', { itemIndex, stop: item.stop });
+	const record = await requestResource<User>(this, routes.getUser(userId), 'users', { item });
 	return asItems([flatten(record)]);
 }

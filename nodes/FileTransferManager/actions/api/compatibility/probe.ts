@@ -56,7 +56,7 @@ export class Probe {
 	): Promise<Answer> {
 		let answer = this.answers.get(key);
 		if (!answer) {
-			answer = apiRequest<unknown>(this.ctx, route, { qs, body, idempotent, url, itemIndex: this.item.index, stop: this.item.stop }).then(
+			answer = apiRequest<unknown>(this.ctx, route, { qs, body, idempotent, url, item: this.item }).then(
 				(doc): Answer => ({ ok: true, doc }),
 				(error: unknown): Answer => ({ ok: false, error }),
 			);
