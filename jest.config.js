@@ -50,6 +50,8 @@ const project = (displayName, options) => ({
 	displayName,
 	testEnvironment: 'node',
 	transform,
+	// `npm run bench -- --base` keeps another commit's tree and dependencies there (bench/lib/base.ts).
+	modulePathIgnorePatterns: ['<rootDir>/.bench-base/'],
 	testTimeout: TIMEOUT,
 	...options,
 });

@@ -1,6 +1,12 @@
 /**
  * npm run bench [-- --no-install] [--rounds 7] [--no-memory] [--no-profile] [--no-readme] [--no-concurrency]
- *                 [--concurrency-rounds 3]
+ *                 [--concurrency-rounds 3] [--base <commit>]
+ *
+ * --base <commit>: the same bench at that commit and at the working tree, in one run: the working tree's bench
+ * runs twice (before and after the base's) for the noise, the base's once, each in a child process with its own
+ * code (bench/lib/base.ts: the base tree and its dependencies are cached in .bench-base/); prints every row with
+ * base, head, noise and verdict, and appends that table to bench/results.md (and, without --no-readme, to
+ * bench/README.md). The other flags go to all three runs (to the base's only those its bench knows).
  *
  * Our nodes, run through n8n-core's WorkflowExecute / PollContext (test/harness/engine.ts), against the
  * sandbox running in its own process; compared in the same run with a plain keep-alive axios client and
@@ -33,19 +39,20 @@ import { httpNodeJobGet, httpNodeReturnAll, oursJobGet, oursReturnAll, recordsIn
 import { helperOnlyJobGet } from './lib/helper-node';
 import { median, ms } from './lib/figures';
 import { concurrencyBench, SECTION_BEGIN, SECTION_END } from './concurrency';
+import { compareRows, flagsFor, knownFlags, parseRows, prepareBaseTree, resolveCommit, runBench } from './lib/base';
 
-const { values: flags } = parseArgs({
-	options: {
-		'no-install': { type: 'boolean', default: false },
-		rounds: { type: 'string', default: '7' },
-		'no-memory': { type: 'boolean', default: false },
-		'no-profile': { type: 'boolean', default: false },
-		'no-readme': { type: 'boolean', default: false },
-		'no-wait': { type: 'boolean', default: false },
-		'no-concurrency': { type: 'boolean', default: false },
-		'concurrency-rounds': { type: 'string', default: '3' },
-	},
-});
+const OPTIONS = {
+	'no-install': { type: 'boolean', default: false },
+	rounds: { type: 'string', default: '7' },
+	'no-memory': { type: 'boolean', default: false },
+	'no-profile': { type: 'boolean', default: false },
+	'no-readme': { type: 'boolean', default: false },
+	'no-wait': { type: 'boolean', default: false },
+	'no-concurrency': { type: 'boolean', default: false },
+	'concurrency-rounds': { type: 'string', default: '3' },
+	base: { type: 'string' },
+} as const;
+const { values: flags } = parseArgs({ options: OPTIONS });
 const ROUNDS = Math.max(1, Number(flags.rounds) || 7);
 const COMMAND = ['npm run bench', ...process.argv.slice(2)].join(' ').replace('npm run bench -', 'npm run bench -- -');
 
@@ -654,7 +661,82 @@ function updateReadme(startedAt: Date, loadBefore: number[]): void {
 	fs.writeFileSync(file, text.slice(0, from) + figures + text.slice(to + end.length));
 }
 
+// ---------------------------------------------------------------- Against a base commit (--base)
+
+const BASE_BEGIN = '<!-- base:begin -->';
+const BASE_END = '<!-- base:end -->';
+
+/** This run's arguments without `--base <commit>`. */
+function argsWithoutBase(args: string[]): string[] {
+	const out: string[] = [];
+	for (let i = 0; i < args.length; i++) {
+		if (args[i] === '--base') i++;
+		else if (!args[i].startsWith('--base=')) out.push(args[i]);
+	}
+	return out;
+}
+
+/**
+ * The bench at the working tree (twice: before and after the base's, for the noise) and at `commit` (once, its
+ * own code and dependencies), each in a child process; then every row side by side (bench/lib/base.ts).
+ */
+async function againstBase(commit: string): Promise<void> {
+	const startedAt = new Date();
+	const loadBefore = os.loadavg();
+	const sha = resolveCommit(commit);
+	const short = sha.slice(0, 7);
+	if (await prepareHttpRequestNode()) log(`HTTP Request node from n8n ${N8N_VERSION} in .n8n-cache/, for both trees`);
+	const tree = prepareBaseTree(sha, log);
+	const args = argsWithoutBase(process.argv.slice(2));
+	const takesValue = (name: string) => (OPTIONS as Record<string, { type: string }>)[name]?.type === 'string';
+	// n8n is installed (or its absence noted) above: no child installs it, and only the last head run writes the README.
+	const forBase = flagsFor([...args, '--no-install', '--no-readme'], knownFlags(tree), takesValue);
+	const env = { FTM_N8N_VERSION: N8N_VERSION };
+	const seconds: number[] = [];
+	const timedRun = async (dir: string, runArgs: string[], label: string) => {
+		log(`${label}: bench/run.ts ${runArgs.join(' ')}`);
+		const start = Date.now();
+		const output = await runBench(dir, runArgs, label, env);
+		seconds.push((Date.now() - start) / 1000);
+		return output;
+	};
+	const head1 = await timedRun(projectRoot, [...args, '--no-install', ...(flags['no-readme'] ? [] : ['--no-readme'])], 'head, run 1');
+	const base = await timedRun(tree, forBase.pass, `base ${short}`);
+	const head2 = await timedRun(projectRoot, [...args, '--no-install'], 'head, run 2');
+	const { lines, within, outside, oneSided } = compareRows(parseRows(base), parseRows(head1), parseRows(head2), short);
+	const loadAfter = os.loadavg();
+	const m = machine();
+	const section = [
+		`## Against ${short} (\`${COMMAND}\`)`,
+		'',
+		`Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, load average ${loadBefore[0].toFixed(1)} before and ${loadAfter[0].toFixed(1)} after; head run 1, base, head run 2 took ${seconds.map((s) => `${s.toFixed(0)} s`).join(', ')}.`,
+		`The base ran its own bench/run.ts${forBase.pass.length ? ` with \`${forBase.pass.join(' ')}\`` : ''}${forBase.dropped.length ? `; flags it lacks, so not given to it: \`${forBase.dropped.join(' ')}\`` : ''}.`,
+		"Each row's figure: the ratio (ours / baseline) for the main table, the measured value for the checks, the median wall time for the Auto variants. Noise: |head run 1 − head run 2|; within the noise when |base − the mean of the head runs| ≤ the noise.",
+		`${within} rows within the noise or the same, ${outside} outside it, ${oneSided} printed by one side only.`,
+		'',
+		...lines,
+	];
+	process.stdout.write(`\n${section.join('\n')}\n\n`);
+	const results = path.join(projectRoot, 'bench', 'results.md');
+	fs.appendFileSync(results, `\n${section.join('\n')}\n`);
+	if (!flags['no-readme']) {
+		const file = path.join(projectRoot, 'bench', 'README.md');
+		const text = fs.readFileSync(file, 'utf8');
+		const from = text.indexOf(BASE_BEGIN);
+		const to = text.indexOf(BASE_END);
+		if (from >= 0 && to > from) {
+			const block = [BASE_BEGIN, ...section.slice(2), BASE_END].join('\n');
+			fs.writeFileSync(file, text.slice(0, from) + block + text.slice(to + BASE_END.length));
+		}
+	}
+	log(`done in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s; the comparison appended to bench/results.md`);
+}
+
 async function main(): Promise<void> {
+	if (flags.base) {
+		await againstBase(flags.base);
+		return;
+	}
 	assertNodeBin();
 	const startedAt = new Date();
 	const loadBefore = os.loadavg();

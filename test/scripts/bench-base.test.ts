@@ -1,0 +1,90 @@
+/**
+ * `npm run bench -- --base <commit>` (bench/lib/base.ts): how the printed tables of three bench runs become one
+ * comparison, and which flags the base's bench is given. No bench runs here: the tables are written out.
+ */
+import { compareRows, flagsFor, parseRows } from '../../bench/lib/base';
+
+const MAIN = (ratio: string, ours = '896 ms') =>
+	[
+		'| Metric | Ours | Baseline | Ratio (ours / baseline) | Baseline is |',
+		'|---|---:|---:|---:|---|',
+		`| Job Get, 1,000 input items: wall time (median of 7) | ${ours} | 583 ms | ${ratio} | n's HTTP Request node |`,
+		`| Job Get, 1,000 input items: wall time (median of 7) | ${ours} | 1141 ms | 0.79× | our node at a fixed 8 |`,
+	].join('\n');
+
+const CHECKS = (best: string, measured: string, failed = '0, 0') =>
+	[
+		'### Parallel Requests Auto against a service with a network',
+		'',
+		'| Check | Measured | Target | Met |',
+		'|---|---:|---:|---|',
+		`| Capacity-limited: Auto, first execution / best fixed (${best}) | ${measured} | ≤ 1.20× | yes |`,
+		`| Capacity-limited: Auto items failed (first, second execution) | ${failed} | 0 | yes |`,
+		'',
+		'#### Healthy: 40 ± 10 ms, Job Get × 1,000 (median of 3)',
+		'',
+		'| Variant | Wall time (fastest–slowest) | Client CPU |',
+		'|---|---:|---:|',
+		'| Auto, first execution | 1,608 ms (1534–1735) | 1726 ms |',
+	].join('\n');
+
+describe('parseRows', () => {
+	it("reads the main table's ratio, keyed by the metric and what it is against", () => {
+		const rows = parseRows(MAIN('1.54×'));
+		expect(rows).toHaveLength(2);
+		expect(rows[0].figure).toBe('1.54×');
+		expect(rows[1].figure).toBe('0.79×');
+		expect(rows[0].key).not.toBe(rows[1].key);
+	});
+
+	it('keys a check without what the run found in brackets, and a variant by its table', () => {
+		const [check, failed, variant] = parseRows(CHECKS('Fixed 64', '1.11×'));
+		expect(check.key).toBe(parseRows(CHECKS('Fixed 80', '1.09×'))[0].key);
+		expect(check.figure).toBe('1.11×');
+		expect(failed.figure).toBe('0, 0');
+		expect(variant.key).toBe('Healthy: 40 ± 10 ms, Job Get × 1,000 › Auto, first execution');
+		expect(variant.figure).toBe('1,608 ms (1534–1735)');
+	});
+});
+
+describe('compareRows', () => {
+	const verdicts = (base: string, head1: string, head2: string) =>
+		compareRows(parseRows(base), parseRows(head1), parseRows(head2), 'abc1234');
+
+	it('is within the noise when the base is no further from the mean of the head runs than they are apart', () => {
+		const { lines, within, outside } = verdicts(MAIN('1.50×'), MAIN('1.40×'), MAIN('1.54×'));
+		expect(lines[2]).toContain('| 1.50× | 1.40× | 1.54× | 0.14 | 0.03 | within the noise |');
+		expect([within, outside]).toEqual([2, 0]);
+	});
+
+	it('is outside the noise when the base is further than that, and says which way the head went', () => {
+		const { lines, outside } = verdicts(MAIN('1.31×'), MAIN('1.10×'), MAIN('1.14×'));
+		expect(lines[2]).toContain('**outside the noise**: head lower');
+		expect(outside).toBe(1);
+		expect(verdicts(MAIN('1.00×'), MAIN('1.10×'), MAIN('1.14×')).lines[2]).toContain('head higher');
+	});
+
+	it('compares figures that are not one number as printed', () => {
+		const same = verdicts(CHECKS('Fixed 64', '1.1×'), CHECKS('Fixed 64', '1.1×'), CHECKS('Fixed 64', '1.1×'));
+		expect(same.lines.find((line) => line.includes('items failed'))).toContain('the same in all three');
+		const differs = verdicts(CHECKS('Fixed 64', '1.1×', '0, 1'), CHECKS('Fixed 64', '1.1×'), CHECKS('Fixed 64', '1.1×'));
+		expect(differs.lines.find((line) => line.includes('items failed'))).toContain('**differs**');
+	});
+
+	it('lists a row only one side printed, never drops it', () => {
+		const { lines, oneSided } = verdicts(MAIN('1.31×'), `${MAIN('1.2×')}\n\n${CHECKS('Fixed 64', '1.1×')}`, `${MAIN('1.2×')}\n\n${CHECKS('Fixed 64', '1.1×')}`);
+		expect(oneSided).toBe(3);
+		expect(lines.filter((line) => line.includes('the base bench has no such row'))).toHaveLength(3);
+	});
+});
+
+describe('flagsFor', () => {
+	it("passes the flags the base's bench knows, with their values, and names the others", () => {
+		const known = new Set(['rounds', 'no-memory']);
+		const takesValue = (name: string) => name === 'rounds' || name === 'only';
+		expect(flagsFor(['--rounds', '3', '--only', 'healthy', '--no-memory', '--new-flag'], known, takesValue)).toEqual({
+			pass: ['--rounds', '3', '--no-memory'],
+			dropped: ['--only', 'healthy', '--new-flag'],
+		});
+	});
+});
