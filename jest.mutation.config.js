@@ -7,9 +7,11 @@ const { projects } = require('./jest.config.js');
 
 /** The unit tests that cover stryker.config.mjs's files (each imports one of them, or the module that uses it). */
 const TESTS = [
-	'test/unit/limiter.test.ts',
-	'test/unit/adaptive.test.ts',
-	'test/unit/learnt.test.ts',
+	'test/unit/pace/line.test.ts',
+	'test/unit/pace/retryAfter.test.ts',
+	'test/unit/pace/fixed.test.ts',
+	'test/unit/pace/auto.test.ts',
+	'test/unit/pace/remembered.test.ts',
 	'test/unit/cost-compare.test.ts',
 	'test/unit/cost-guard.test.ts',
 	'test/unit/run-guards.test.ts',

@@ -16,10 +16,14 @@
  * least a floor may be, to be raised to what their first run reaches.
  */
 export const FLOORS = {
-	// Pacing and limits: requests in flight, Retry-After pauses, the learnt rate budget, Parallel Requests Auto.
-	'nodes/FileTransferManager/transport/limiter.ts': 80,
-	'nodes/FileTransferManager/transport/adaptive.ts': 80,
-	'nodes/FileTransferManager/transport/learnt.ts': 84,
+	// Pacing: places of requests in flight, Retry-After pauses and the learnt rate budget, Fixed, Auto and what Auto
+	// remembers (the files of limiter.ts were split between line.ts, retryAfter.ts, fixed.ts and pace/index.ts).
+	'nodes/FileTransferManager/transport/pace/index.ts': 80,
+	'nodes/FileTransferManager/transport/pace/line.ts': 80,
+	'nodes/FileTransferManager/transport/pace/retryAfter.ts': 80,
+	'nodes/FileTransferManager/transport/pace/fixed.ts': 80,
+	'nodes/FileTransferManager/transport/pace/auto.ts': 80,
+	'nodes/FileTransferManager/transport/pace/remembered.ts': 84,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 90,
 	// The Guards of Run From Dry Run: what a dry run may become for real.

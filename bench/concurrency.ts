@@ -4,7 +4,7 @@
  * that serves 16 at once (503 beyond a queue of 64) and one that allows 100 requests a second (429 beyond).
  * Auto runs twice in each: a first execution, which starts as in a new n8n process (nothing learnt), and a
  * second one on the same service in the same process, which starts from what the first learnt
- * (transport/learnt.ts).
+ * (transport/pace/remembered.ts).
  * Run by `npm run bench` (bench/run.ts) and alone with `npx tsx bench/concurrency.ts [--rounds 3]
  * [--only healthy,capacity,rate] [--base DIR] [--readme]`: `--base` also runs Auto from another checkout of the
  * project (its test/harness/engine.ts; its node_modules may be a link to this one's), for a comparison within
@@ -24,7 +24,7 @@ import type { INode, INodeExecutionData, IVersionedNodeType } from 'n8n-workflow
 
 import type { NetworkSettings, RequestRecord } from '../sandbox/src/api';
 import { runNode } from '../test/harness/engine';
-import { forgetLearntLimits } from '../nodes/FileTransferManager/transport/learnt';
+import { forgetRemembered } from '../nodes/FileTransferManager/transport/pace/remembered';
 import { sleep } from '../scripts/n8n/waiting';
 import { machine, projectRoot } from './lib/env';
 import type { CountingCredentialsHelper } from './lib/n8n';
@@ -50,7 +50,7 @@ interface NodeCode {
 	forget: () => void;
 }
 
-const THIS_CODE: NodeCode = { name: '', runNode, forget: forgetLearntLimits };
+const THIS_CODE: NodeCode = { name: '', runNode, forget: forgetRemembered };
 
 /**
  * How one variant sends 1,000 Job Gets. Auto (no `parallel`) runs as a first execution (nothing learnt) or as
@@ -281,7 +281,7 @@ async function healthy(ctx: ConcurrencyContext, section: Section): Promise<void>
 	const all: Record<string, number[]> = { ours: [], http: [] };
 	for (let round = 0; round < ctx.rounds; round++) {
 		// Pages are read one after another, whatever the limit; a first execution all the same.
-		forgetLearntLimits();
+		forgetRemembered();
 		let start = performance.now();
 		const items = await oursReturnAll(ctx.ours);
 		all.ours.push(performance.now() - start);
@@ -410,10 +410,13 @@ function baseCode(dir: string): NodeCode {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const engine = require(path.join(root, 'test', 'harness', 'engine.ts')) as { runNode: typeof runNode };
 	const learntFile = path.join(root, 'nodes', 'FileTransferManager', 'transport', 'learnt.ts');
+	const rememberedFile = path.join(root, 'nodes', 'FileTransferManager', 'transport', 'pace', 'remembered.ts');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const learnt = fs.existsSync(learntFile) ? (require(learntFile) as { forgetLearntLimits: () => void }) : undefined;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const remembered = fs.existsSync(rememberedFile) ? (require(rememberedFile) as { forgetRemembered: () => void }) : undefined;
 	const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-	return { name: `base ${commit}`, runNode: engine.runNode, forget: learnt?.forgetLearntLimits ?? (() => undefined) };
+	return { name: `base ${commit}`, runNode: engine.runNode, forget: learnt?.forgetLearntLimits ?? remembered?.forgetRemembered ?? (() => undefined) };
 }
 
 /** The markers around the Auto section in bench/README.md's figures (run.ts writes them too). */

@@ -8,7 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { assertCredentialOrigin, requestToken } from '../nodes/FileTransferManager/transport';
+import { credential } from '../nodes/FileTransferManager/transport';
 
 /**
  * OAuth 2.0 client credentials for the File Transfer Management Service. The package makes the token
@@ -82,7 +82,7 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await requestToken.call(this, credentials);
+		return await credential.requestToken.call(this, credentials);
 	}
 
 	/**
@@ -97,7 +97,7 @@ export class FileTransferManagerOAuth2Api implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		assertCredentialOrigin(credentials, requestOptions);
+		credential.assertCredentialOrigin(credentials, requestOptions);
 		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 		return {
 			...requestOptions,

@@ -19,15 +19,15 @@ export interface Equivalent {
 
 export const EQUIVALENT: readonly Equivalent[] = [
 	{
-		file: 'nodes/FileTransferManager/transport/learnt.ts',
-		line: 'const limit = limits.limit >= ceiling && earlier && earlier.limit > limits.limit ? earlier.limit : limits.limit;',
+		file: 'nodes/FileTransferManager/transport/pace/remembered.ts',
+		line: 'const parallel = learnt.parallel >= maximum && earlier && earlier.parallel > learnt.parallel ? earlier.parallel : learnt.parallel;',
 		mutator: 'EqualityOperator',
-		original: 'earlier.limit > limits.limit',
-		replacement: 'earlier.limit >= limits.limit',
-		reason: 'remember() keeps earlier.limit instead of limits.limit only when the two are equal: the same number is kept.',
+		original: 'earlier.parallel > learnt.parallel',
+		replacement: 'earlier.parallel >= learnt.parallel',
+		reason: 'remember() keeps earlier.parallel instead of learnt.parallel only when the two are equal: the same number is kept.',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/learnt.ts',
+		file: 'nodes/FileTransferManager/transport/pace/remembered.ts',
 		line: 'services.delete(service);',
 		mutator: 'CallExpression',
 		original: 'services.delete(service);',

@@ -4,7 +4,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { TestCredentialsHelper } from '../../test/harness/credentials';
 import { runNode } from '../../test/harness/engine';
-import { forgetLearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
+import { forgetRemembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
 import type { CountingCredentialsHelper } from './n8n';
 import { httpRequestGetNode, httpRequestPagingNode, nodeTypesWith, runSingleNode } from './n8n';
 import type { IVersionedNodeType } from 'n8n-workflow';
@@ -24,7 +24,7 @@ export async function oursReturnAll(credentials: TestCredentialsHelper): Promise
  * (bench/concurrency.ts measures the second execution too).
  */
 export async function oursJobGet(credentials: TestCredentialsHelper, ids: string[], parallel?: number): Promise<INodeExecutionData[]> {
-	if (parallel === undefined) forgetLearntLimits();
+	if (parallel === undefined) forgetRemembered();
 	const { items, error } = await runNode({
 		credentials,
 		parameters: {

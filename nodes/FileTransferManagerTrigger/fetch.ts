@@ -8,7 +8,7 @@ import { filterChecker } from '../FileTransferManager/helpers/listChecks';
 import { recordChecker } from '../FileTransferManager/helpers/shape';
 import { requestPage } from '../FileTransferManager/helpers/checkedRequests';
 import type { NextPage } from '../FileTransferManager/transport';
-import { apiRequestAllItems, nextPageOf, pageRequest, servedPageLimit, serverClockOf } from '../FileTransferManager/transport';
+import { apiRequestAllItems, deployment, pages } from '../FileTransferManager/transport';
 import type { TriggerConfig } from './config';
 import type { ServiceClock } from './watch';
 import { isAheadOf, serviceClock, timeOf } from './watch';
@@ -70,14 +70,14 @@ export async function listPage(
 	const route = routes.listJobs();
 	const limit = PAGE_LIMIT_MAX;
 	// Shape first (UUID ids, attributes, a status), then what the trigger orders by and filters on.
-	const document = await requestPage<Job>(ctx, route, 'jobs', pageRequest({ ...qs, sort: NEWEST_FIRST }, limit, next));
+	const document = await requestPage<Job>(ctx, route, 'jobs', pages.pageRequest({ ...qs, sort: NEWEST_FIRST }, limit, next));
 	for (const job of document.data) checkJob(ctx, job);
 	checkNewestFirst(ctx, document.data, previous);
 	checkFilters(ctx, document.data, qs);
-	const following = nextPageOf(
+	const following = pages.nextPageOf(
 		ctx,
 		{ data: document.data, meta: { page: { after: document.after } }, links: { next: document.nextUrl } },
-		servedPageLimit(ctx, route, limit),
+		deployment.servedPageLimit(ctx, route, limit),
 		route,
 	);
 	return { jobs: document.data, next: following };
@@ -89,7 +89,7 @@ export async function listPage(
  */
 export function clockOf(ctx: IPollFunctions): ServiceClock {
 	const local = Date.now();
-	const seen = serverClockOf(ctx);
+	const seen = deployment.serverClockOf(ctx);
 	return seen ? serviceClock(seen.server + (local - seen.local), true) : serviceClock(local, false);
 }
 

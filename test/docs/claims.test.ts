@@ -15,13 +15,13 @@ import { STARTS_PER_TURN } from '../../nodes/FileTransferManager/actions/itemRun
 import { PAGE_LIMIT_MAX } from '../../nodes/FileTransferManager/api/types';
 import { requestOptions, returnAllOrLimit } from '../../nodes/FileTransferManager/descriptions/common.descriptions';
 import { waitProperties } from '../../nodes/FileTransferManager/helpers/jobWait';
-import { AUTO_DEFAULT_CAP, OVERLOAD_KEEP, OVERLOAD_LEARNT_ABOVE } from '../../nodes/FileTransferManager/transport/adaptive';
+import { OVERLOAD_KEEP, OVERLOAD_LEARNT_ABOVE } from '../../nodes/FileTransferManager/transport/pace/auto';
 import { MAX_REDIRECTS } from '../../nodes/FileTransferManager/transport/adaptations';
 import { MAX_DETAIL, MAX_TITLE } from '../../nodes/FileTransferManager/transport/errors';
-import { KEPT_MS, SERVICES_KEPT } from '../../nodes/FileTransferManager/transport/learnt';
-import { WINDOW_MARGIN } from '../../nodes/FileTransferManager/transport/limiter';
+import { KEPT_MS, SERVICES_KEPT } from '../../nodes/FileTransferManager/transport/pace/remembered';
+import { WINDOW_MARGIN } from '../../nodes/FileTransferManager/transport/pace/retryAfter';
 import { BACKOFF_BASE_MS } from '../../nodes/FileTransferManager/transport/retry';
-import { DEFAULT_PARALLEL, DEFAULT_TRANSPORT, MAX_PARALLEL, SETTING_RANGES } from '../../nodes/FileTransferManager/transport/settings';
+import { AUTO_MAXIMUM_DEFAULT, DEFAULT_PARALLEL, DEFAULT_TRANSPORT, MAX_PARALLEL, SETTING_RANGES } from '../../nodes/FileTransferManager/transport/settings';
 import { FRESH_KEPT_MS, TOKEN_MAX_BYTES, TOKEN_TIMEOUT_MS } from '../../nodes/FileTransferManager/transport/token';
 import { FINISHING_MS, OWN_POLL_BOUND_MS } from '../../nodes/FileTransferManagerTrigger/budget';
 import { MAX_ATTACHED_ERRORS, properties as triggerProperties } from '../../nodes/FileTransferManagerTrigger/description';
@@ -167,7 +167,7 @@ const CLAIMS: Claim[] = [
 		claim: 'Parallel Requests (Auto Maximum): default and range',
 		pattern: /\| Parallel Requests \(Auto Maximum\) \| ([\d,]+) \| (\d+) to ([\d,]+) \(whole numbers\) \|/g,
 		pages: ['docs/reliability.md'],
-		values: () => [AUTO_DEFAULT_CAP, 1, MAX_PARALLEL],
+		values: () => [AUTO_MAXIMUM_DEFAULT, 1, MAX_PARALLEL],
 	},
 	{
 		claim: 'Parallel Requests (Fixed Number): default and range',
@@ -179,7 +179,7 @@ const CLAIMS: Claim[] = [
 		claim: "Auto's maximum by default",
 		pattern: /At most Parallel Requests \(Auto Maximum\), default ([\d,]+)/g,
 		pages: ['docs/reliability.md'],
-		values: () => [AUTO_DEFAULT_CAP],
+		values: () => [AUTO_MAXIMUM_DEFAULT],
 	},
 	{
 		claim: 'the most requests at once a fixed number allows',
@@ -508,7 +508,7 @@ describe('the defaults, limits and versions the user pages state', () => {
 			maxRetries: DEFAULT_TRANSPORT.maxRetries,
 			maxRetryWait: DEFAULT_TRANSPORT.maxRetryWait,
 			maxResponseSize: DEFAULT_TRANSPORT.maxResponseBytes / SETTING_RANGES.maxResponseSize.scale,
-			maxParallelRequests: AUTO_DEFAULT_CAP,
+			maxParallelRequests: AUTO_MAXIMUM_DEFAULT,
 			parallelRequests: DEFAULT_PARALLEL,
 			parallelMode: 'auto',
 		});

@@ -20,7 +20,7 @@ import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, setSafeRegexE
 import { FileTransferManager } from '../../nodes/FileTransferManager/FileTransferManager.node';
 import { FileTransferManagerTrigger } from '../../nodes/FileTransferManagerTrigger/FileTransferManagerTrigger.node';
 import { forgetFetchedTokens } from '../../nodes/FileTransferManager/transport/token';
-import { forgetLearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
+import { forgetRemembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
 import { CREDENTIAL_ID, CREDENTIAL_TYPE, TestCredentialsHelper } from './credentials';
 
 /**
@@ -98,7 +98,7 @@ export interface SandboxLike {
  */
 export function credentialsFor(sandbox: SandboxLike, overrides: IDataObject = {}): TestCredentialsHelper {
 	forgetFetchedTokens();
-	forgetLearntLimits();
+	forgetRemembered();
 	const helper = new TestCredentialsHelper();
 	helper.set({
 		baseUrl: sandbox.baseUrl,

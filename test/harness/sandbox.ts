@@ -2,7 +2,7 @@ import { startSandbox } from '../../sandbox/src';
 import type { Sandbox, SandboxOptions } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from './credentials';
 import { credentialsFor } from './engine';
-import { forgetLearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
+import { forgetRemembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
 
 /** A running sandbox and the credential a user would fill in for it. */
 export interface NodeSandbox {
@@ -28,6 +28,6 @@ export function useNodeSandbox(options: SandboxOptions, started: (running: NodeS
 	beforeEach(() => {
 		sandbox?.faults.clear();
 		sandbox?.requests.clear();
-		forgetLearntLimits();
+		forgetRemembered();
 	});
 }

@@ -1,6 +1,6 @@
 /**
  * Items at once ("Request Options → Parallel Requests"): the output is the same as one item at a time;
- * one limiter per execution (a Retry-After pauses every request of the node, a rate limit is learnt);
+ * one pacer per execution (transport/pace/) (a Retry-After pauses every request of the node, a rate limit is learnt);
  * a POST is never repeated after an unclear answer; Wait for Completion waits overlap.
  */
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -10,7 +10,7 @@ import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
 import { runNode, type NodeRunResult } from '../harness/engine';
 import { RESOURCES, type ResourceCase } from '../settings/cases';
-import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/transport';
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
 import { rl } from '../harness/locator';
 import { demoDryRunCopy } from '../harness/parameters';
 import { useNodeSandbox } from '../harness/sandbox';
@@ -231,7 +231,7 @@ describe('Parallel Requests Auto', () => {
 	}, 120_000);
 });
 
-describe('one limiter per execution', () => {
+describe('one pacer per execution', () => {
 	const jobGets = (n: number) => Array.from({ length: n }, () => ({ json: { id: DEMO_IDS.jobIds.copied } }));
 	const getParameters = { resource: 'job', operation: 'get', jobId: rl('={{ $json.id }}') };
 

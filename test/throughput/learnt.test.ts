@@ -1,5 +1,5 @@
 /**
- * Parallel Requests Auto learns once per service, not once per execution (transport/learnt.ts): a second
+ * Parallel Requests Auto learns once per service, not once per execution (transport/pace/remembered.ts): a second
  * execution against the same Base URL and Client ID starts where the first one ended; a refusal still cuts
  * it; another service starts fresh; what was learnt is forgotten after its age; a fixed number neither reads
  * nor writes it. Through n8n-core's engine and the sandbox's network model; what the node sent is read from
@@ -13,9 +13,9 @@ import { TestCredentialsHelper } from '../harness/credentials';
 import { runNode } from '../harness/engine';
 import { useNodeSandbox } from '../harness/sandbox';
 import { jobGet, jobItems, mostAtOnce } from './jobGet';
-import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport';
-import type { LearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
-import { KEPT_MS, recall, remember, serviceKey } from '../../nodes/FileTransferManager/transport/learnt';
+import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
+import type { Remembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
+import { KEPT_MS, recall, remember, serviceKey } from '../../nodes/FileTransferManager/transport/pace/remembered';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;
@@ -74,7 +74,7 @@ function startedWith(gets: RequestRecord[]): number {
 }
 
 /** The limit Auto learnt about the test's sandbox with its credential, if it remembers one. */
-const learntLimit = (on: Sandbox = sandbox) => recall(serviceKey(on.baseUrl, on.clientId))?.limit;
+const learntLimit = (on: Sandbox = sandbox) => recall(serviceKey(on.baseUrl, on.clientId))?.parallel;
 
 /**
  * A first execution against a healthy service 150 ms away: Auto climbs from 8. Returns the limit it ended
@@ -95,7 +95,7 @@ async function learnAgainstHealthyService(): Promise<number> {
 }
 
 /** What Auto remembers besides its limit, when it learnt no rate budget. */
-const NOTHING_ELSE: Omit<LearntLimits, 'limit' | 'slowStart'> = { windowMs: 0, windowStart: 0, windowSent: 0, windowRefused: false };
+const NOTHING_ELSE: Omit<Remembered, 'parallel' | 'slowStart'> = { windowMs: 0, windowStart: 0, windowSent: 0, windowRefused: false };
 
 // Answers held 1.5 s in the executions that are measured: the limit an execution starts with goes out
 // before any answer, even on a busy machine (400 ms away, an integration run beside four other test processes
@@ -118,7 +118,7 @@ describe('Parallel Requests Auto remembers what it learnt about a service', () =
 		// An earlier execution ended at 100 (set directly, so that the round of refusals is large on any machine;
 		// the tests around this one learn it from a real first execution).
 		const REMEMBERED = 100;
-		remember(serviceKey(sandbox.baseUrl, sandbox.clientId), { ...NOTHING_ELSE, limit: REMEMBERED, slowStart: false }, 1000);
+		remember(serviceKey(sandbox.baseUrl, sandbox.clientId), { ...NOTHING_ELSE, parallel: REMEMBERED, slowStart: false }, 1000);
 		// The service now serves 4 at once and refuses beyond a queue of 8, at once, with Retry-After 2.
 		sandbox.network.set({ latencyMs: 40, capacity: 4, queue: 8, overloadRetryAfterSeconds: 2 });
 		const count = 150;
@@ -138,7 +138,7 @@ describe('Parallel Requests Auto remembers what it learnt about a service', () =
 		// few refusals as a fresh run gets. Halving it would keep 50 in flight against a service that takes 12:
 		// at least 38 refusals more. The bound sits between the two, with room for a loaded machine (12 were seen
 		// beside n8n's install). The refused requests wait their own Retry-After; under Auto a 503 holds back no
-		// other request (limiter.ts notePause).
+		// other request (pace/retryAfter.ts notePause).
 		const later = arrivals.slice(REMEMBERED).filter((r) => r.status === 503);
 		expect(later.length).toBeLessThanOrEqual(20);
 		// And the memory holds what this run learnt, not the old limit, and no rate budget: a 503 says the service
@@ -156,10 +156,10 @@ describe('Parallel Requests Auto remembers what it learnt about a service', () =
 		// Against a service that runs out of room (the test above), where it ran out bounds the limit below that
 		// room whether the refused memory halves or goes back to the start: its later refusals cannot tell the
 		// two apart. Here the service refuses the first 3 of the round and takes the rest, so the 503s mark no
-		// room (3 held, at most 10 bound nothing: adaptive.ts OVERLOAD_LEARNT_ABOVE), and what follows shows the
+		// room (3 held, at most 10 bound nothing: pace/auto.ts OVERLOAD_LEARNT_ABOVE), and what follows shows the
 		// limit the memory was cut to.
 		const REMEMBERED = 100;
-		remember(serviceKey(sandbox.baseUrl, sandbox.clientId), { ...NOTHING_ELSE, limit: REMEMBERED, slowStart: false }, 1000);
+		remember(serviceKey(sandbox.baseUrl, sandbox.clientId), { ...NOTHING_ELSE, parallel: REMEMBERED, slowStart: false }, 1000);
 		// Answers 1 s away: a busy machine that stalls for a moment (400 ms was seen) still sends the first round
 		// before the first answer.
 		sandbox.network.set({ latencyMs: 1000 });

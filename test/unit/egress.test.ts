@@ -7,7 +7,8 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { egressRefusalOf, egressTexts } from '../../nodes/FileTransferManager/transport/egress';
-import { failureFacts, loadSignalOf, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
+import { failureFacts, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
+import { loadSignalOf } from '../../nodes/FileTransferManager/transport/pace/auto';
 import { failureCauseOf } from '../../nodes/FileTransferManager/transport/failureCause';
 
 import { n8nSsrfErrors } from '../harness/ssrf';

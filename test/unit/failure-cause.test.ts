@@ -5,7 +5,8 @@
 import { ACTIONABLE_CAUSES, TIMED_CAUSES } from 'n8n-workflow';
 
 import type { FailureFacts } from '../../nodes/FileTransferManager/transport/failure';
-import { declareFailure, failureCauseOf, waitOf } from '../../nodes/FileTransferManager/transport/failureCause';
+import { declareFailure } from '../../nodes/FileTransferManager/execution/declareFailure';
+import { failureCauseOf, waitOf } from '../../nodes/FileTransferManager/transport/failureCause';
 import type { TokenFailure } from '../../nodes/FileTransferManager/transport/failure';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
@@ -76,7 +77,7 @@ describe('failureCauseOf: actionable causes only where the failure cannot pass',
 	it('anything a proxy, a restart or a passing fault can cause declares nothing', () => {
 		const unknown: FailureFacts[] = [
 			facts({ status: 200, garbled: true }),
-			facts({ status: 200, limit: 'too-large' }),
+			facts({ status: 200, bound: 'too-large' }),
 			facts({ status: 500 }),
 			facts({ status: 401 }),
 			facts({ status: 403 }),

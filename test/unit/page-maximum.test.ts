@@ -12,7 +12,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { routes } from '../../nodes/FileTransferManager/api/routes';
 import type { ApiErrorObject } from '../../nodes/FileTransferManager/api/types';
 import { apiRequestAllItems, nextPageOf, pageRequest } from '../../nodes/FileTransferManager/transport/pagination';
-import { apiRequest, servedPageLimit } from '../../nodes/FileTransferManager/transport/request';
+import { apiRequest } from '../../nodes/FileTransferManager/transport/request';
+import { servedPageLimit } from '../../nodes/FileTransferManager/transport/deviations';
 import { NODE, rejected, thrown, uuid } from './fixtures';
 
 const BASE = 'https://ftm.example.com/v2';

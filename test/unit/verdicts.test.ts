@@ -3,37 +3,10 @@
  * (transport/retry.ts), from plain facts: no request is made.
  */
 import type { FailureFacts, TokenFailureKind } from '../../nodes/FileTransferManager/transport/failure';
-import { header, loadSignalOf, parseJson, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
+import { header, parseJson, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
 import { retryAfterSeconds, retryDelayMs } from '../../nodes/FileTransferManager/transport/retry';
 
 const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({ headers: {}, body: undefined, ...overrides });
-
-describe('loadSignalOf (what a failure tells Parallel Requests Auto)', () => {
-	it.each([429, 504])('HTTP %i is a refusal', (status) => {
-		expect(loadSignalOf(facts({ status }))).toBe('refused');
-	});
-
-	it('HTTP 503 is an overload: the service has no room for it now', () => {
-		expect(loadSignalOf(facts({ status: 503 }))).toBe('overloaded');
-	});
-
-	it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'])('%s is a refusal: connections shed or timed out', (code) => {
-		expect(loadSignalOf(facts({ code }))).toBe('refused');
-		expect(loadSignalOf(facts({ timedOut: true }))).toBe('refused');
-	});
-
-	it.each([400, 404, 409, 422])('HTTP %i is a clean answer: the service answered', (status) => {
-		expect(loadSignalOf(facts({ status }))).toBe('clean');
-	});
-
-	it('a canceled attempt, a token failure, 500, 502 and an unknown network error say nothing about load', () => {
-		expect(loadSignalOf(facts({ canceled: true, timedOut: true }))).toBe('neutral');
-		expect(loadSignalOf(facts({ status: 503, token: { kind: 'unavailable', problem: 'x' } }))).toBe('neutral');
-		expect(loadSignalOf(facts({ status: 500 }))).toBe('neutral');
-		expect(loadSignalOf(facts({ status: 502 }))).toBe('neutral');
-		expect(loadSignalOf(facts({ code: 'EAI_AGAIN' }))).toBe('neutral');
-	});
-});
 
 describe('verdictOf', () => {
 	it.each([429, 503])('HTTP %i was not carried out: always safe to repeat', (status) => {
@@ -94,9 +67,9 @@ describe('verdictOf', () => {
 	);
 
 	it('an answer too large is ambiguous on 2xx (it may have been done) and final on an error status', () => {
-		expect(verdictOf(facts({ status: 200, limit: 'too-large' }))).toBe('ambiguous');
-		expect(verdictOf(facts({ status: 201, limit: 'too-large' }))).toBe('ambiguous');
-		expect(verdictOf(facts({ status: 404, limit: 'too-large' }))).toBe('final');
+		expect(verdictOf(facts({ status: 200, bound: 'too-large' }))).toBe('ambiguous');
+		expect(verdictOf(facts({ status: 201, bound: 'too-large' }))).toBe('ambiguous');
+		expect(verdictOf(facts({ status: 404, bound: 'too-large' }))).toBe('final');
 	});
 
 	it('a stopped execution is final, even on an answer that could otherwise be repeated', () => {

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { operationError } from '../execution/operationError';
 import { isToolUse, withoutItemNumber } from '../execution/toolUse';
 import type { ItemContext } from '../execution/item';
-import { AUTO_DEFAULT_CAP, parallelFromNode, setParallel } from '../transport';
+import { requestSettings } from '../transport';
 import * as account from './account/Account.resource';
 import * as api from './api/Api.resource';
 import * as group from './group/Group.resource';
@@ -97,9 +97,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		0,
 	) as FileTransferManagerMap[FileTransferManagerResource];
 	const { execute } = operationOf(this, resource, operation);
-	const setting = parallelFromNode(this, AUTO_DEFAULT_CAP);
-	setParallel(this, setting);
-	// Items at work at once: a fixed number, or with Auto its maximum (the request limit holds them back).
+	const setting = requestSettings.parallelFromNode(this);
+	requestSettings.setParallel(this, setting);
+	// Items at work at once: a fixed number, or with Auto its maximum (the pacing holds the requests back).
 	const parallel = setting.mode === 'auto' ? setting.max : setting.requests;
 
 	const results = await runItems(items.length, parallel, async (item) => {

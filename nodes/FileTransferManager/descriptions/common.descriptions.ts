@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { AUTO_DEFAULT_CAP, DEFAULT_PARALLEL, MAX_PARALLEL } from '../transport';
+import { requestSettings } from '../transport';
+
+const { AUTO_MAXIMUM_DEFAULT, PARALLEL_DEFAULT, PARALLEL_MAX } = requestSettings;
 
 const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -133,8 +135,8 @@ export const requestOptions: INodeProperties = {
 			displayName: 'Parallel Requests (Auto Maximum)',
 			name: 'maxParallelRequests',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
-			default: AUTO_DEFAULT_CAP,
+			typeOptions: { minValue: 1, maxValue: PARALLEL_MAX },
+			default: AUTO_MAXIMUM_DEFAULT,
 			displayOptions: { hide: { parallelMode: ['fixed'] } },
 			description: 'The most requests at once that Auto goes up to',
 		},
@@ -142,8 +144,8 @@ export const requestOptions: INodeProperties = {
 			displayName: 'Parallel Requests (Fixed Number)',
 			name: 'parallelRequests',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL },
-			default: DEFAULT_PARALLEL,
+			typeOptions: { minValue: 1, maxValue: PARALLEL_MAX },
+			default: PARALLEL_DEFAULT,
 			displayOptions: { hide: { parallelMode: ['auto'] } },
 			description:
 				'How many requests at once when Parallel Requests is Fixed Number; 1 sends one item after another. A node saved before Auto existed keeps its number.',

@@ -13,7 +13,7 @@ import type { Route } from '../api/routes';
 import { routes } from '../api/routes';
 import type { Job } from '../api/types';
 import type { ApiContext } from '../transport';
-import { CONFIGURATION_INVALID, declareFailure } from '../transport';
+import { CONFIGURATION_INVALID, declareFailure } from '../execution/declareFailure';
 import type { ItemContext } from '../execution/item';
 import { notFoundInToolUse } from '../execution/toolUse';
 import { requestResource } from './checkedRequests';

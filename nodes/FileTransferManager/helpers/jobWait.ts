@@ -4,13 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { routes } from '../api/routes';
 import type { Job, JobStatus } from '../api/types';
 import { FINAL_JOB_STATUSES } from '../api/types';
-import {
-	DEFAULT_TRANSPORT,
-	pause as sleepUnless,
-	retryDelayMs,
-	settingsFromNode,
-	StoppedError,
-} from '../transport';
+import { requestErrors, requestSettings, retry } from '../transport';
 import type { ItemContext } from '../execution/item';
 import { operationError } from '../execution/operationError';
 import { requestResource } from './checkedRequests';
@@ -137,7 +131,7 @@ export async function waitForJob(
 	const itemIndex = item.index;
 	const started = Date.now();
 	const deadline = started + settings.maxWait * 1000;
-	const transport = { ...DEFAULT_TRANSPORT, ...settingsFromNode(ctx, itemIndex) };
+	const transport = { ...requestSettings.DEFAULTS, ...requestSettings.fromNode(ctx, itemIndex) };
 	const route = routes.getJob(job.id);
 	let current = job;
 	let failures = 0;
@@ -147,7 +141,7 @@ export async function waitForJob(
 	item.releaseSlot();
 	const stopped = item.stop;
 	for (;;) {
-		if (stopped.aborted) throw new StoppedError();
+		if (stopped.aborted) throw new requestErrors.StoppedError();
 		if (WAIT_END_STATUSES.includes(current.attributes.status)) break;
 		const now = Date.now();
 		if (now >= deadline) {
@@ -172,10 +166,10 @@ export async function waitForJob(
 		// Look at once, then back off (0.5 s, 1 s, 2 s, …) up to the Poll Interval: a short job is seen
 		// ending soon after it ends, a long one costs one request per Poll Interval.
 		const interval = Math.min(settings.pollInterval * 1000, checks === 0 ? 0 : FIRST_LOOK_MS * 2 ** (checks - 1));
-		const pause = failures > 0 ? Math.max(interval, retryDelayMs(failures - 1, transport)) : interval;
+		const pause = failures > 0 ? Math.max(interval, retry.delayMs(failures - 1, transport)) : interval;
 		checks += 1;
-		if (pause > 0) await sleepUnless(Math.min(pause, deadline - now), signal ? AbortSignal.any([signal, stopped]) : stopped);
-		if (stopped.aborted) throw new StoppedError();
+		if (pause > 0) await retry.sleepUnless(Math.min(pause, deadline - now), signal ? AbortSignal.any([signal, stopped]) : stopped);
+		if (stopped.aborted) throw new requestErrors.StoppedError();
 		const left = deadline - Date.now();
 		try {
 			current = await requestResource<Job>(ctx, route, 'jobs', {

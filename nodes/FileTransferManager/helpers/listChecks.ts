@@ -3,13 +3,10 @@
  * for, and the `sort` order. A deployment that ignores either (it differs from the API contract) would
  * otherwise give a silently wrong result: records the user filtered out, or "newest first" that is not.
  */
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { operationError } from '../execution/operationError';
-
-interface HasNode {
-	getNode(): INode;
-}
+import type { NodeContext } from './validate';
 
 interface ListedRecord {
 	id?: unknown;
@@ -36,7 +33,7 @@ const DEVIATION_HINT =
  * A check for each listed record: every `filter[<field>]` of `qs` matches the record's attribute exactly
  * (`id` is the record's id; dotted fields go into nested attributes; a missing `dryRun` is false).
  */
-export function filterChecker(ctx: HasNode, qs: IDataObject, itemIndex?: number): (record: ListedRecord) => void {
+export function filterChecker(ctx: NodeContext, qs: IDataObject, itemIndex?: number): (record: ListedRecord) => void {
 	const wanted = Object.entries(qs)
 		.map(([key, value]) => ({ key, field: /^filter\[(.+)\]$/.exec(key)?.[1], value: String(value) }))
 		.filter((filter): filter is { key: string; field: string; value: string } => filter.field !== undefined && !UNSEEN_FILTERS.has(filter.field));
@@ -78,7 +75,7 @@ function compareValues(a: unknown, b: unknown): number {
  * A check for each listed record, in the order listed: the records follow `sort` (`a,-b,stats.startedAt`).
  * Ties on every key may come in any order; nulls come last in either direction.
  */
-export function orderChecker(ctx: HasNode, sort: string, itemIndex?: number): (record: ListedRecord) => void {
+export function orderChecker(ctx: NodeContext, sort: string, itemIndex?: number): (record: ListedRecord) => void {
 	const terms = sort
 		.split(',')
 		.map((term) => term.trim())

@@ -6,7 +6,7 @@ import type { ResourceType, Timestamps } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
 import type { ItemContext } from '../execution/item';
 import { operationError } from '../execution/operationError';
-import { AmbiguousRequestError, DEFAULT_TRANSPORT, apiRequest, settingsFromNode } from '../transport';
+import { apiRequest, requestErrors, requestSettings } from '../transport';
 import { checkDocument } from './shape';
 import { requestPage } from './checkedRequests';
 import { perRun } from '../execution/perRun';
@@ -101,7 +101,7 @@ async function recover<T extends Created>(
 	const { noun, lookHint } = spec;
 	const creates = createsOf(ctx);
 	await othersSettled(creates);
-	const window = settingsFromNode(ctx, itemIndex).timeout ?? DEFAULT_TRANSPORT.timeout;
+	const window = requestSettings.fromNode(ctx, itemIndex).timeout ?? requestSettings.DEFAULTS.timeout;
 	const isNew = (record: T) =>
 		!before.ids.has(record.id) &&
 		!creates.claimed.has(record.id) && (before.newest === undefined || record.attributes.createdAt >= before.newest);
@@ -174,7 +174,7 @@ export async function createRecord<T extends Created>(
 		createSettled(creates);
 	} catch (error) {
 		createSettled(creates);
-		if (error instanceof AmbiguousRequestError) {
+		if (error instanceof requestErrors.AmbiguousRequestError) {
 			return { record: await recover(ctx, spec, before, error, item), recovered: true };
 		}
 		// Any other failure is already a NodeApiError from the transport: passed on unchanged.

@@ -1,7 +1,7 @@
-import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { operationError } from '../execution/operationError';
+import type { NodeContext } from './validate';
 import { isUuid } from '../api/ids';
 import type { Route } from '../api/routes';
 import type { ResourceType } from '../api/types';
@@ -12,10 +12,6 @@ import type { ResourceType } from '../api/types';
  * TypeError further down, and never an id that is not a UUID put into the next request's path. The requests
  * that send and check in one step are in checkedRequests.ts.
  */
-
-interface HasNode {
-	getNode(): INode;
-}
 
 const NOUNS: Record<ResourceType, [singular: string, plural: string]> = {
 	accounts: ['account', 'accounts'],
@@ -49,7 +45,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** The error for a malformed answer: what was wrong, which request, which item. */
 export function malformedAnswer(
-	ctx: HasNode,
+	ctx: NodeContext,
 	what: string,
 	route: Route,
 	itemIndex?: number,
@@ -75,7 +71,7 @@ export interface ResourceCheck {
  * Checks one resource object: a plain object with a string `type`, a UUID `id` (job-transfers have
  * none) and plain-object `attributes`. Returns it typed; throws a NodeOperationError otherwise.
  */
-function checkResource<T>(ctx: HasNode, value: unknown, type: ResourceType, check: ResourceCheck): T {
+function checkResource<T>(ctx: NodeContext, value: unknown, type: ResourceType, check: ResourceCheck): T {
 	// The common case first, without building anything: every record of every page passes here.
 	if (
 		isPlainObject(value) &&
@@ -116,7 +112,7 @@ function checkResource<T>(ctx: HasNode, value: unknown, type: ResourceType, chec
 }
 
 /** Checks a single-resource document (`{"data": {...}}`) and returns its resource. */
-export function checkDocument<T>(ctx: HasNode, document: unknown, type: ResourceType, check: ResourceCheck): T {
+export function checkDocument<T>(ctx: NodeContext, document: unknown, type: ResourceType, check: ResourceCheck): T {
 	if (!isPlainObject(document)) {
 		throw malformedAnswer(
 			ctx,
@@ -145,7 +141,7 @@ export interface CheckedPage<T> {
  * `nextPageOf`.
  */
 export function checkList<T>(
-	ctx: HasNode,
+	ctx: NodeContext,
 	document: unknown,
 	type: ResourceType,
 	check: Omit<ResourceCheck, 'pointer'>,
@@ -180,7 +176,7 @@ export function checkList<T>(
  * the records so that a message names which one was malformed.
  */
 export function recordChecker<T>(
-	ctx: HasNode,
+	ctx: NodeContext,
 	type: ResourceType,
 	check: Omit<ResourceCheck, 'pointer'>,
 ): (record: unknown) => T {

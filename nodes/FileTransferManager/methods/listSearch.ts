@@ -6,7 +6,7 @@ import type { AnyResource, ResourceType } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
 import { requestPage } from '../helpers/checkedRequests';
 import type { NextPage } from '../transport';
-import { pageRequest } from '../transport';
+import { pages } from '../transport';
 
 /** Marks a pagination token that is the service's links.next URL rather than its cursor. */
 const LINK = 'link:';
@@ -32,10 +32,10 @@ async function searchPage(
 	const results: INodeListSearchItems[] = [];
 	// The token is the service's own way to the next page: its links.next URL, or its cursor.
 	let after: string | undefined = paginationToken || undefined;
-	for (let pages = 0; pages < MAX_PAGES_PER_SEARCH; pages++) {
+	for (let searched = 0; searched < MAX_PAGES_PER_SEARCH; searched++) {
 		const next: NextPage | null = after === undefined ? null : after.startsWith(LINK) ? { url: after.slice(LINK.length) } : { after };
 		// Every record is checked (a UUID id, attributes) before it is offered: its id is used in paths later.
-		const page = await requestPage<AnyResource>(ctx, route, type, pageRequest({ sort }, PAGE_LIMIT_MAX, next));
+		const page = await requestPage<AnyResource>(ctx, route, type, pages.pageRequest({ sort }, PAGE_LIMIT_MAX, next));
 		for (const item of page.data.map(toItem)) {
 			if (
 				!needle ||

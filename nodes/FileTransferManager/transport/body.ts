@@ -4,7 +4,7 @@
  */
 
 /** A body that broke a bound; `kind` says which. */
-export class BodyLimitError extends Error {
+export class BodyBoundError extends Error {
 	constructor(
 		readonly kind: 'too-large' | 'timeout' | 'aborted',
 		message: string,
@@ -30,7 +30,7 @@ function isReadable(value: unknown): value is ReadableLike {
 }
 
 /**
- * The whole body as text, or a BodyLimitError once it passes `maxBytes` or `signal` aborts (the stream
+ * The whole body as text, or a BodyBoundError once it passes `maxBytes` or `signal` aborts (the stream
  * is destroyed either way, which closes the connection). Buffers and strings (from helpers that read
  * bodies themselves) are checked against the same cap.
  */
@@ -78,9 +78,9 @@ export async function readBody(body: unknown, maxBytes: number, signal: AbortSig
 					? abortReason(signal)
 					: error instanceof Error
 						? error
-						: new BodyLimitError('aborted', 'the answer was cut off'),
+						: new BodyBoundError('aborted', 'the answer was cut off'),
 			);
-		const onAborted = () => finish(new BodyLimitError('aborted', 'the answer was cut off'));
+		const onAborted = () => finish(new BodyBoundError('aborted', 'the answer was cut off'));
 		const onAbort = () => finish(abortReason(signal));
 		if (signal.aborted) {
 			finish(abortReason(signal));
@@ -99,15 +99,15 @@ export function discardBody(body: unknown): void {
 	if (isReadable(body)) body.destroy();
 }
 
-function tooLarge(maxBytes: number): BodyLimitError {
-	return new BodyLimitError('too-large', `the answer was larger than ${formatBytes(maxBytes)}`);
+function tooLarge(maxBytes: number): BodyBoundError {
+	return new BodyBoundError('too-large', `the answer was larger than ${formatBytes(maxBytes)}`);
 }
 
-function abortReason(signal: AbortSignal): BodyLimitError {
+function abortReason(signal: AbortSignal): BodyBoundError {
 	const reason = signal.reason as { name?: string } | undefined;
 	return reason?.name === 'TimeoutError'
-		? new BodyLimitError('timeout', 'the answer did not arrive in time')
-		: new BodyLimitError('aborted', 'the execution was stopped');
+		? new BodyBoundError('timeout', 'the answer did not arrive in time')
+		: new BodyBoundError('aborted', 'the execution was stopped');
 }
 
 export function formatBytes(bytes: number): string {

@@ -6,7 +6,7 @@ import { CREDENTIAL_TYPE } from './constants';
 import { operationError } from '../execution/operationError';
 import { showUrl } from './secrets';
 import { clientKey } from './token';
-import { serviceKey } from './learnt';
+import { serviceKey } from './pace/remembered';
 import type { ApiContext } from './settings';
 
 export interface Connection {
@@ -19,7 +19,7 @@ export interface Connection {
 	secrets: string[];
 	/** Which client this is, for the token requests of this process. */
 	client: string;
-	/** Which service and client, without the secret: what Parallel Requests Auto learnt is kept by it. */
+	/** Which service and client, without the secret: what Parallel Requests Auto learnt is remembered by it (pace/remembered.ts). */
 	service: string;
 }
 

@@ -8,9 +8,10 @@ import { NodeApiError } from 'n8n-workflow';
 import type { Route } from '../api/routes';
 import { formatBytes } from './body';
 import { egressTexts } from './egress';
-import type { FailureFacts } from './failure';
+import type { FailureFacts, Verdict } from './failure';
 import { TIMEOUT_CODES, TLS_CODES } from './failure';
-import { CONFIGURATION_INVALID, declareFailure, failureCauseOf } from './failureCause';
+import { failureCauseOf } from './failureCause';
+import { CONFIGURATION_INVALID, declareFailure } from '../execution/declareFailure';
 import { redact } from './secrets';
 import { noTokenEndpoint, tokenMessage } from './token';
 import { isToolUse, notFoundInToolUse } from '../execution/toolUse';
@@ -168,7 +169,7 @@ function apiError(
 
 /** The failure in a few words, from our own texts only (upstream messages may quote request data). */
 function failureSummary(facts: FailureFacts, settings: TransportSettings, secrets: string[]): string {
-	if (facts.limit === 'too-large') return `the answer was larger than ${formatBytes(settings.maxResponseBytes)}`;
+	if (facts.bound === 'too-large') return `the answer was larger than ${formatBytes(settings.maxResponseBytes)}`;
 	if (facts.timedOut) return `no complete answer within ${settings.timeout / 1000} seconds`;
 	if (facts.garbled) return 'the answer was not JSON';
 	if (facts.status !== undefined) {
@@ -204,7 +205,7 @@ function describedError(
 	if (facts.canceled) {
 		return apiError(ctx, facts, `${method} ${path} was stopped with the execution`, 'The execution was stopped while the request was under way.', options, NodeApiError, 'CANCELED');
 	}
-	if (facts.limit === 'too-large') {
+	if (facts.bound === 'too-large') {
 		return apiError(
 			ctx,
 			facts,
@@ -283,7 +284,7 @@ function describedError(
 }
 
 /** A request that may or may not have been carried out, and was not repeated. */
-export function ambiguousError(
+function ambiguousError(
 	ctx: ApiContext,
 	facts: FailureFacts,
 	settings: TransportSettings,
@@ -306,7 +307,7 @@ export function ambiguousError(
 }
 
 /** A 2xx answer that is not a JSON document. */
-export function garbledError(ctx: ApiContext, facts: FailureFacts, options: ErrorOptions): NodeApiError {
+function garbledError(ctx: ApiContext, facts: FailureFacts, options: ErrorOptions): NodeApiError {
 	return apiError(
 		ctx,
 		{ ...facts, status: facts.status ?? 200 },
@@ -357,7 +358,7 @@ export function redirectError(
 	return declareFailure(error, CONFIGURATION_INVALID);
 }
 
-export function tokenError(ctx: ApiContext, facts: FailureFacts, options: ErrorOptions): NodeApiError {
+function tokenError(ctx: ApiContext, facts: FailureFacts, options: ErrorOptions): NodeApiError {
 	const failure = facts.token!;
 	const credentialProblem = failure.kind === 'refused';
 	const message = tokenMessage(failure);
@@ -385,9 +386,31 @@ export function tokenError(ctx: ApiContext, facts: FailureFacts, options: ErrorO
  * A request n8n's SSRF protection refused before sending it: the message names the host, the description the
  * n8n settings that allow it; tried once, since no repeat can pass.
  */
-export function blockedError(ctx: ApiContext, facts: FailureFacts, url: string, options: ErrorOptions): NodeApiError {
+function blockedError(ctx: ApiContext, facts: FailureFacts, url: string, options: ErrorOptions): NodeApiError {
 	const what = facts.token ? 'token request' : `request ${options.route.method} ${options.route.path}`;
 	const { message, description } = egressTexts(facts.blocked!, facts.token?.url ?? url, what);
 	const error = apiError(ctx, facts, message, description, options, EgressBlockedError, 'SSRF_BLOCKED');
 	return declareFailure(error, failureCauseOf(facts));
+}
+
+/**
+ * The error a failed request ends with once no adaptation meets it and the retry policy repeats it no more:
+ * n8n's SSRF refusal, a token failure, a TLS failure, a request that may have been carried out, a garbled
+ * answer, or the service's own error.
+ */
+export function finalError(
+	ctx: ApiContext,
+	facts: FailureFacts,
+	verdict: Verdict,
+	idempotent: boolean,
+	url: string,
+	settings: TransportSettings,
+	options: ErrorOptions,
+): NodeApiError {
+	if (facts.blocked) return blockedError(ctx, facts, url, options);
+	if (facts.token && facts.token.kind !== 'tls') return tokenError(ctx, facts, options);
+	if (facts.code && TLS_CODES.test(facts.code)) return toNodeApiError(ctx, facts, settings, options);
+	if (verdict === 'ambiguous' && !idempotent) return ambiguousError(ctx, facts, settings, options);
+	if (facts.garbled) return garbledError(ctx, facts, options);
+	return toNodeApiError(ctx, facts, settings, options);
 }

@@ -2,8 +2,7 @@
  * What a failed attempt tells about the request: the facts dug out of whatever n8n's request helper
  * threw, and the verdict on whether repeating it is safe.
  */
-import type { Answer } from './adaptive';
-import { BodyLimitError, readBody } from './body';
+import { BodyBoundError, readBody } from './body';
 import type { EgressRefusal } from './egress';
 import { egressRefusalOf } from './egress';
 
@@ -55,7 +54,7 @@ export interface FailureFacts {
 	/** A 2xx answer that was not a JSON document. */
 	garbled?: boolean;
 	/** The answer broke a bound while being read. */
-	limit?: BodyLimitError['kind'];
+	bound?: BodyBoundError['kind'];
 	/** The attempt's deadline passed. */
 	timedOut?: boolean;
 	/** The execution was stopped. */
@@ -188,38 +187,14 @@ export async function failureFacts(
 	if (response?.data !== undefined) {
 		try {
 			facts.body = parseJson(await readBody(response.data, maxBytes, signal));
-		} catch (limit) {
-			if (limit instanceof BodyLimitError) {
-				if (limit.kind === 'timeout') facts.timedOut = true;
-				else if (limit.kind === 'too-large') facts.limit = 'too-large';
+		} catch (bound) {
+			if (bound instanceof BodyBoundError) {
+				if (bound.kind === 'timeout') facts.timedOut = true;
+				else if (bound.kind === 'too-large') facts.bound = 'too-large';
 			}
 		}
 	}
 	return facts;
-}
-
-/** Connection failures that a service shedding load causes (it closes or refuses connections). */
-const SHED_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE)$/;
-
-/** What a 429, 503 or 504 tells Auto: a 503 is a service without room for more (adaptive.ts), the others refuse. */
-export function refusalOf(status: number): Answer {
-	return status === 503 ? 'overloaded' : 'refused';
-}
-
-/**
- * What a failed attempt says about the service's load, for Parallel Requests "Auto" (adaptive.ts): a 429,
- * 503 or 504, a timeout or a shed connection is a refusal (a 503 an overload); an answer with another status is
- * clean (the service answered); what says nothing about load (a canceled attempt, a token or TLS failure, a 500
- * or 502) is neutral.
- */
-export function loadSignalOf(facts: FailureFacts): Answer {
-	if (facts.canceled || facts.token || facts.blocked) return 'neutral';
-	if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {
-		return 'refused';
-	}
-	if (facts.status === 429 || facts.status === 503 || facts.status === 504) return refusalOf(facts.status);
-	if (facts.status === undefined || facts.status === 500 || facts.status === 502) return 'neutral';
-	return 'clean';
 }
 
 export function verdictOf(facts: FailureFacts): Verdict {
@@ -235,7 +210,7 @@ export function verdictOf(facts: FailureFacts): Verdict {
 	if (facts.status === 429 || facts.status === 503) return 'not-carried-out';
 	if (facts.status === 500 || facts.status === 502 || facts.status === 504) return 'ambiguous';
 	if (facts.timedOut || facts.garbled) return 'ambiguous';
-	if (facts.status !== undefined) return facts.limit === 'too-large' && facts.status < 300 ? 'ambiguous' : 'final';
+	if (facts.status !== undefined) return facts.bound === 'too-large' && facts.status < 300 ? 'ambiguous' : 'final';
 	if (facts.code && NOT_CONNECTED_CODES.test(facts.code)) return 'not-carried-out';
 	return 'ambiguous';
 }

@@ -1,35 +1,26 @@
 /**
- * Why a request failed, in the words n8n 2.40 and later read on an error (`failure`, n8n-workflow's
- * `Failure`): n8n's poll back-off (durable poll scheduling) waits out a timed cause and treats an actionable
- * one as permanent. docs/reliability.md says what each cause makes n8n do.
+ * Why a request failed, as a cause in the words n8n 2.40 and later read on an error (`failure`,
+ * ../execution/declareFailure.ts puts it there): n8n's poll back-off (durable poll scheduling) waits out a timed
+ * cause and treats an actionable one as permanent. docs/reliability.md says what each cause makes n8n do.
  *
  * The rule here is to declare an actionable cause only where the failure cannot pass by itself: the
  * service's own word that the deployment differs from the contract, a refused redirect or link, a client
  * secret the token endpoint calls invalid, n8n's own SSRF protection refusing the service's address. Anything a proxy or a restart can cause (a page that is not
  * JSON, a malformed token answer, a TLS failure, HTTP 500) gets no cause, and n8n decides by its own rules.
  *
- * The cause is set as a plain property, which n8n reads without `instanceof`; older n8n versions ignore it,
- * and it is not part of the error's message, description or JSON. It carries no text of the answer.
+ * A cause carries no text of the answer.
  */
 import type { FailureFacts } from './failure';
 import { header, TIMEOUT_CODES } from './failure';
+import type { FailureCause, TimedCause } from '../execution/declareFailure';
+import { CONFIGURATION_INVALID } from '../execution/declareFailure';
 
-type TimedCause = 'rate-limited' | 'temporarily-unavailable';
-type ActionableCause = 'credential-invalid' | 'configuration-invalid';
-
-/** The subset of n8n-workflow's `Failure` the nodes declare. */
-export type FailureCause =
-	| { cause: TimedCause; retryAfterMs?: number; resetsAtEpochMs?: number }
-	| { cause: ActionableCause };
 
 /** Codes of API error documents by which the service says this deployment differs from the contract. */
 const CONTRACT_CODES = new Set(['invalid-filter', 'invalid-sort', 'invalid-page', 'route-not-found', 'unsupported-media-type']);
 
 /** Network errors of a connection that failed or broke: the service or the way to it is down right now. */
 const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|EHOSTDOWN|ENETUNREACH|ENETDOWN)$/;
-
-/** The deployment differs from the contract in a way that does not pass by itself. */
-export const CONFIGURATION_INVALID: FailureCause = { cause: 'configuration-invalid' };
 
 /**
  * The wait a Retry-After value asks for: delta-seconds as `retryAfterMs`, an HTTP date as
@@ -71,16 +62,10 @@ export function failureCauseOf(facts: FailureFacts, apiCode?: string, now = Date
 	if (facts.status === 429) return timed('rate-limited', retryAfter, now);
 	if (facts.status === 503) return timed('temporarily-unavailable', retryAfter, now);
 	if (facts.status === 502 || facts.status === 504) return { cause: 'temporarily-unavailable' };
-	if (facts.limit === 'too-large' || facts.garbled) return undefined;
+	if (facts.bound === 'too-large' || facts.garbled) return undefined;
 	if (facts.timedOut) return { cause: 'temporarily-unavailable' };
 	if (facts.status !== undefined) return apiCode !== undefined && CONTRACT_CODES.has(apiCode) ? CONFIGURATION_INVALID : undefined;
 	// No answer at all: refused, reset, unreachable, a DNS failure or a timeout of the connection.
 	if (facts.code && (TIMEOUT_CODES.test(facts.code) || CONNECTION_CODES.test(facts.code))) return { cause: 'temporarily-unavailable' };
 	return undefined;
-}
-
-/** Puts `cause` on `error` as n8n reads it (a plain `failure` property); nothing when it is undefined. */
-export function declareFailure<E extends Error>(error: E, cause: FailureCause | undefined): E {
-	if (cause) (error as E & { failure?: FailureCause }).failure = { ...cause };
-	return error;
 }

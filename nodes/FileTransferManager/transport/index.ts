@@ -1,16 +1,16 @@
 /**
  * The transport: every request of the nodes goes through here, and this index is the only way in from
  * outside transport/ (test/layout/layers.test.ts). One concern per module:
- * - request.ts: one request, its bounds and repeats;
+ * - request.ts: one request, read top to bottom: its steps are the modules below;
+ * - outgoing.ts: what goes out (URL, a link on the Base URL's origin only, query, body, headers);
+ * - attempt.ts: one attempt within the Timeout, and what its answer comes to;
+ * - pace/: when a request may go (places, the pause a Retry-After sets, Fixed, Auto and what Auto remembers);
+ *   its index says how it differs from adaptations.ts;
  * - adaptations.ts: the named rules for deployments that deviate (redirects, a stated page maximum, 415,
  *   a DELETE already done);
+ * - deviations.ts: what this execution learnt of such a deployment, and how a rule changes the repeat;
  * - settings.ts: the Request Options and their defaults;
- * - retry.ts: when and how long to wait before a repeat, and the pause that a stop ends;
- * - limiter.ts: how many requests are in flight at once, the pause a Retry-After sets for all, and the
- *   dropping of a request whose stop signal aborted before it was sent (what stops an item is decided in
- *   actions/itemRun.ts, above the transport);
- * - adaptive.ts: that number under Parallel Requests "Auto", learnt from the answers;
- * - learnt.ts: what Auto learnt about a service, kept for the next executions of this process;
+ * - retry.ts: how long to wait before a repeat, and a wait that a stop ends;
  * - body.ts: reading an answer within its size and time limits;
  * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
  * - errors.ts: the errors the user sees;
@@ -22,18 +22,55 @@
  * - pagination.ts: lists;
  * - connection.ts: the credential's Base URL and the service's clock;
  * - constants.ts: the credential type's name.
+ *
+ * What callers need, in few names: a request and a list, the pages of a list, what the deployment showed,
+ * the Request Options, the retry waits, the errors a caller tells apart, and the credential's hooks.
  */
+import { assertCredentialOrigin } from './origin';
+import { serverClockOf } from './connection';
+import { sendsPlainJson, servedPageLimit } from './deviations';
+import { AmbiguousRequestError, EgressBlockedError } from './errors';
+import { nextPageOf, pageRequest } from './pagination';
+import { setParallel, StoppedError } from './pace';
+import { retryDelayMs, sleepUnless } from './retry';
+import {
+	AUTO_MAXIMUM_DEFAULT,
+	DEFAULT_PARALLEL,
+	DEFAULT_TRANSPORT,
+	MAX_PARALLEL,
+	parallelFromNode,
+	settingsFromNode,
+} from './settings';
+import { requestToken } from './token';
+
 export type { ApiContext } from './settings';
-export { AUTO_DEFAULT_CAP } from './adaptive';
-export { DEFAULT_PARALLEL, DEFAULT_TRANSPORT, MAX_PARALLEL, parallelFromNode, settingsFromNode } from './settings';
-export { StoppedError, setParallel } from './limiter';
-export { pause, retryAfterSeconds, retryDelayMs } from './retry';
-export { AmbiguousRequestError, EgressBlockedError } from './errors';
-export { CONFIGURATION_INVALID, declareFailure } from './failureCause';
-export { requestToken } from './token';
-export { assertCredentialOrigin } from './origin';
 export type { RequestParams } from './request';
-export { apiRequest, sendsPlainJson, servedPageLimit } from './request';
+export { apiRequest } from './request';
 export type { NextPage } from './pagination';
-export { apiRequestAllItems, nextPageOf, pageRequest } from './pagination';
-export { serverClockOf } from './connection';
+export { apiRequestAllItems } from './pagination';
+
+/** A list's pages, for callers that page themselves (the trigger, list searches). */
+export const pages = { nextPageOf, pageRequest };
+
+/** What the deployment showed this execution: a stated page maximum, a 415 fallback, its clock. */
+export const deployment = { servedPageLimit, sendsPlainJson, serverClockOf };
+
+/** The node's Request Options: their defaults and bounds, reading them, and setting Parallel Requests. */
+export const requestSettings = {
+	DEFAULTS: DEFAULT_TRANSPORT,
+	fromNode: settingsFromNode,
+	PARALLEL_DEFAULT: DEFAULT_PARALLEL,
+	PARALLEL_MAX: MAX_PARALLEL,
+	AUTO_MAXIMUM_DEFAULT,
+	parallelFromNode,
+	setParallel,
+};
+
+/** The waits between repeats, for callers that repeat on their own (Wait for Completion, a create's check). */
+export const retry = { delayMs: retryDelayMs, sleepUnless };
+
+/** The errors of the transport that callers tell apart. */
+export const requestErrors = { AmbiguousRequestError, EgressBlockedError, StoppedError };
+
+/** What the credential calls: its token request, and its check of a request's origin. */
+export const credential = { requestToken, assertCredentialOrigin };

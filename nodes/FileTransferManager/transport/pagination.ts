@@ -8,9 +8,10 @@ import type { ListDocument } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
 import { operationError } from '../execution/operationError';
 import type { RequestParams } from './request';
-import { apiRequest, servedPageLimit } from './request';
+import { apiRequest } from './request';
+import { servedPageLimit } from './deviations';
 import { itemOptions } from './errors';
-import { CONFIGURATION_INVALID, declareFailure } from './failureCause';
+import { CONFIGURATION_INVALID, declareFailure } from '../execution/declareFailure';
 import type { ApiContext, TransportSettings } from './settings';
 
 export interface PageOptions<T = unknown, U = T> {

@@ -38,7 +38,7 @@ export function retryDelayMs(
 }
 
 /** Waits `ms`, or less when `signal` aborts first (a stopped execution). */
-export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+export async function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
 	if (!signal) return await sleep(ms);
 	if (signal.aborted) return;
 	let onAbort: (() => void) | undefined;

@@ -97,6 +97,9 @@ export const MAX_PARALLEL = 1000;
  */
 export const DEFAULT_PARALLEL = 8;
 
+/** Auto's maximum (requests in flight at most) where Parallel Requests (Auto Maximum) is left empty. */
+export const AUTO_MAXIMUM_DEFAULT = 1000;
+
 /** How many requests an action node has in flight at once: learnt up to `max` (Auto), or a fixed number. */
 export type ParallelSetting = { mode: 'auto'; max: number } | { mode: 'fixed'; requests: number };
 
@@ -112,15 +115,15 @@ const given = (value: unknown) => value !== undefined && value !== null && value
 
 /**
  * "Request Options → Parallel Requests" of an action node (read once, at item 0: one node run has one
- * limiter). Auto unless the mode says Fixed Number, or a number is given without a mode (a node saved with
- * a number and no mode keeps its number); `autoMax` is Auto's maximum when the node does not set one.
+ * pacer, pace/). Auto unless the mode says Fixed Number, or a number is given without a mode (a node saved with
+ * a number and no mode keeps its number); Auto's maximum is AUTO_MAXIMUM_DEFAULT when the node sets none.
  */
-export function parallelFromNode(ctx: IExecuteFunctions, autoMax: number): ParallelSetting {
+export function parallelFromNode(ctx: IExecuteFunctions): ParallelSetting {
 	let raw: IDataObject;
 	try {
 		raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	} catch {
-		return { mode: 'auto', max: autoMax };
+		return { mode: 'auto', max: AUTO_MAXIMUM_DEFAULT };
 	}
 	const options = raw && typeof raw === 'object' ? raw : {};
 	const mode = options.parallelMode;
@@ -134,6 +137,6 @@ export function parallelFromNode(ctx: IExecuteFunctions, autoMax: number): Paral
 	}
 	const max = given(options.maxParallelRequests)
 		? wholeInRange(ctx, 'Parallel Requests (Auto Maximum)', options.maxParallelRequests)
-		: autoMax;
+		: AUTO_MAXIMUM_DEFAULT;
 	return { mode: 'auto', max };
 }

@@ -7,7 +7,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { routes, joinUrl } from '../api/routes';
-import { BodyLimitError, discardBody, formatBytes, readBody } from './body';
+import { BodyBoundError, discardBody, formatBytes, readBody } from './body';
 import { egressRefusalOf, egressTexts } from './egress';
 import type { TokenFailure } from './failure';
 import { header, noteTokenFailure, TLS_CODES } from './failure';
@@ -224,7 +224,7 @@ async function fetchToken(
 	try {
 		text = await readBody(response.body, TOKEN_MAX_BYTES, signal);
 	} catch (error) {
-		if (error instanceof BodyLimitError && error.kind === 'too-large') {
+		if (error instanceof BodyBoundError && error.kind === 'too-large') {
 			fail({ kind: 'too-large', status, problem: `the token answer was larger than ${formatBytes(TOKEN_MAX_BYTES)}` });
 		}
 		fail({ kind: 'timeout', status, problem: `the token answer did not arrive within ${TOKEN_TIMEOUT_MS / 1000} seconds` });

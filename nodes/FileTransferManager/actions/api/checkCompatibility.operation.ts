@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemContext } from '../../execution/item';
-import { EgressBlockedError } from '../../transport';
+import { requestErrors } from '../../transport';
 import type { Outcome } from './compatibility';
 import { CHECKS, Probe, cannotTell, errorText, rootAnswer } from './compatibility';
 
@@ -31,7 +31,7 @@ export async function execute(this: IExecuteFunctions, item: ItemContext): Promi
 	const first = await rootAnswer(probe);
 	if (!first.ok && first.error instanceof NodeOperationError && /Base URL/.test(first.error.message)) throw first.error;
 	// n8n's SSRF protection refuses the service's address: no check can reach it, and the error says what to set.
-	if (!first.ok && first.error instanceof EgressBlockedError) throw first.error;
+	if (!first.ok && first.error instanceof requestErrors.EgressBlockedError) throw first.error;
 	const items: INodeExecutionData[] = [];
 	for (const spec of CHECKS) {
 		let outcome: Outcome;

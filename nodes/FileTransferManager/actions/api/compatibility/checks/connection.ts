@@ -1,7 +1,7 @@
 /** The checks of the connection: the token, the root document and the request bodies' media type. */
 import { routes } from '../../../../api/routes';
 import { shown } from '../../../../helpers/validate';
-import { sendsPlainJson } from '../../../../transport';
+import { deployment } from '../../../../transport';
 import type { CheckSpec } from '../outcome';
 import { NOTHING_TO_FIX, cannotTell, errorCodeOf, errorText, httpCodeOf, isTokenFailure } from '../outcome';
 import { NO_SUCH_ID, isObject, rootAnswer } from '../probe';
@@ -97,7 +97,7 @@ export const mediaType: CheckSpec = {
 			return cannotTell(`${sent} was answered with success, so a job with that id exists. ${answers}`, 'Nothing changed (the body names no attribute). Report this output to the package maintainers.');
 		}
 		const http = httpCodeOf(answer.error);
-		if (sendsPlainJson(probe.ctx)) {
+		if (deployment.sendsPlainJson(probe.ctx)) {
 			return {
 				result: 'fail',
 				observed: `${sent} was refused with HTTP 415; repeated as application/json it was answered ${http ? `HTTP ${http}` : errorText(answer.error)}. ${answers}`,

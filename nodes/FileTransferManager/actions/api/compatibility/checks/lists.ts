@@ -1,7 +1,7 @@
 /** The checks of the list routes: that they answer, page sizes and totals, and cursor paging. */
 import { routes } from '../../../../api/routes';
 import { shown } from '../../../../helpers/validate';
-import { servedPageLimit } from '../../../../transport';
+import { deployment } from '../../../../transport';
 import type { CheckSpec } from '../outcome';
 import { NOTHING_TO_FIX, cannotTell, errorText, httpCodeOf, isTokenFailure, plural } from '../outcome';
 import type { Doc } from '../probe';
@@ -65,7 +65,7 @@ export const pageSize: CheckSpec = {
 			if (page.records.length > 100) {
 				return { result: 'fail', observed: `GET /jobs?page[limit]=100 returned ${page.records.length} records.`, fix: 'The service does not keep to page[limit]; report this output to the package maintainers.' };
 			}
-			const served = servedPageLimit(probe.ctx, routes.listJobs(), 100);
+			const served = deployment.servedPageLimit(probe.ctx, routes.listJobs(), 100);
 			if (served < 100) {
 				return {
 					result: 'fail',

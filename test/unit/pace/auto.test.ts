@@ -1,20 +1,14 @@
 /**
- * Parallel Requests "Auto" alone (transport/adaptive.ts): the limit that the answers teach, sample by sample.
+ * Parallel Requests "Auto" alone (transport/pace/auto.ts): the limit that the answers teach, sample by sample.
  */
-import type { AdaptiveLimit, Sample } from '../../nodes/FileTransferManager/transport/adaptive';
-import {
-	AUTO_DEFAULT_CAP,
-	newAdaptiveLimit,
-	noteAnswer,
-	OVERLOAD_KEEP,
-	OVERLOAD_LEARNT_ABOVE,
-	resumeAt,
-} from '../../nodes/FileTransferManager/transport/adaptive';
-import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
+import type { AutoState, Sample } from '../../../nodes/FileTransferManager/transport/pace/auto';
+import type { FailureFacts } from '../../../nodes/FileTransferManager/transport/failure';
+import { loadSignalOf, newAuto, noteAnswer, OVERLOAD_KEEP, OVERLOAD_LEARNT_ABOVE, resumeAt } from '../../../nodes/FileTransferManager/transport/pace/auto';
+import { AUTO_MAXIMUM_DEFAULT, DEFAULT_PARALLEL } from '../../../nodes/FileTransferManager/transport/settings';
 
 /** One round trip: `limit` requests sent at `at`, all answered after `ms` the same way. */
-function roundTrip(state: AdaptiveLimit, at: number, ms: number, answer: Sample['answer'] = 'clean'): number {
-	const sent = state.limit;
+function roundTrip(state: AutoState, at: number, ms: number, answer: Sample['answer'] = 'clean'): number {
+	const sent = state.parallel;
 	for (let i = 0; i < sent; i++) {
 		noteAnswer(state, { answer, sentAt: at, answeredAt: at + ms, inFlight: sent });
 	}
@@ -22,27 +16,27 @@ function roundTrip(state: AdaptiveLimit, at: number, ms: number, answer: Sample[
 }
 
 /** Clean round trips of 40 ms until the limit reaches `at least`; returns the time. */
-function growTo(state: AdaptiveLimit, atLeast: number): number {
+function growTo(state: AutoState, atLeast: number): number {
 	let now = 0;
-	while (state.limit < atLeast) now = roundTrip(state, now, 40);
+	while (state.parallel < atLeast) now = roundTrip(state, now, 40);
 	return now;
 }
 
 describe('Parallel Requests Auto', () => {
 	it('starts at the former fixed default, bounded by the cap', () => {
-		expect(newAdaptiveLimit().limit).toBe(DEFAULT_PARALLEL);
-		expect(newAdaptiveLimit().cap).toBe(AUTO_DEFAULT_CAP);
-		expect(newAdaptiveLimit(3).limit).toBe(3);
-		expect(newAdaptiveLimit(0).limit).toBe(1);
+		expect(newAuto().parallel).toBe(DEFAULT_PARALLEL);
+		expect(newAuto().maximum).toBe(AUTO_MAXIMUM_DEFAULT);
+		expect(newAuto(3).parallel).toBe(3);
+		expect(newAuto(0).parallel).toBe(1);
 	});
 
 	it('grows by half per round trip (slow start) while answers are fast and clean, up to the cap', () => {
-		const state = newAdaptiveLimit(100);
+		const state = newAuto(100);
 		let now = 0;
-		const seen: number[] = [state.limit];
+		const seen: number[] = [state.parallel];
 		for (let i = 0; i < 9; i++) {
 			now = roundTrip(state, now, 40);
-			seen.push(state.limit);
+			seen.push(state.parallel);
 		}
 		for (let i = 1; i < seen.length && seen[i] < 100; i++) {
 			expect(seen[i]).toBeGreaterThanOrEqual(Math.floor(seen[i - 1] * 1.5));
@@ -52,71 +46,71 @@ describe('Parallel Requests Auto', () => {
 	});
 
 	it('does not grow a limit that is not in use (one request after another)', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		for (let i = 0; i < 50; i++) noteAnswer(state, { answer: 'clean', sentAt: i * 40, answeredAt: i * 40 + 40, inFlight: 1 });
-		expect(state.limit).toBe(DEFAULT_PARALLEL);
+		expect(state.parallel).toBe(DEFAULT_PARALLEL);
 		// Half in use is enough: two such answers add one.
 		for (let i = 0; i < 2; i++) noteAnswer(state, { answer: 'clean', sentAt: 0, answeredAt: 40, inFlight: DEFAULT_PARALLEL / 2 });
-		expect(state.limit).toBe(DEFAULT_PARALLEL + 1);
+		expect(state.parallel).toBe(DEFAULT_PARALLEL + 1);
 	});
 
 	it('halves on a refusal, once per round trip however many answers of that round trip refuse', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		let now = growTo(state, 30);
-		const before = state.limit;
+		const before = state.parallel;
 		// Every request sent at the same moment, all refused: one cut.
 		now = roundTrip(state, now, 40, 'refused');
-		expect(state.limit).toBe(Math.floor(before / 2));
+		expect(state.parallel).toBe(Math.floor(before / 2));
 		// Requests sent after that cut can cut again.
 		roundTrip(state, now, 40, 'refused');
-		expect(state.limit).toBe(Math.floor(Math.floor(before / 2) / 2));
+		expect(state.parallel).toBe(Math.floor(Math.floor(before / 2) / 2));
 	});
 
 	it('goes down to 1 on refusals alone', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		let now = 0;
 		for (let i = 0; i < 10; i++) now = roundTrip(state, now, 40, 'refused');
-		expect(state.limit).toBe(1);
+		expect(state.parallel).toBe(1);
 	});
 
 	it('slow answers neither cut nor end slow start: the node\'s own work slows them as much as a queue would', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		let now = roundTrip(state, 0, 40);
 		for (const ms of [400, 2000]) {
-			const before = state.limit;
+			const before = state.parallel;
 			now = roundTrip(state, now, ms);
-			expect(state.limit).toBe(Math.floor(before * 1.5));
+			expect(state.parallel).toBe(Math.floor(before * 1.5));
 			expect(state.slowStart).toBe(true);
 		}
 	});
 
 	it(`a 503 with more than ${OVERLOAD_LEARNT_ABOVE} in flight bounds the limit at ${OVERLOAD_KEEP} of them for the rest of the run`, () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		let now = growTo(state, 100);
 		// 90 in flight when the 503 was sent: halved at once, and at most 72 from then on, however clean the answers.
-		const before = state.limit;
+		const before = state.parallel;
 		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 40, inFlight: 90 });
 		expect(state.overload).toEqual({ inFlight: 90, at: now + 40 });
-		expect(state.limit).toBe(Math.min(Math.floor(before / 2), Math.floor(90 * OVERLOAD_KEEP)));
+		expect(state.parallel).toBe(Math.min(Math.floor(before / 2), Math.floor(90 * OVERLOAD_KEEP)));
 		now += 40;
 		for (let i = 0; i < 30; i++) now = roundTrip(state, now, 40);
-		expect(state.limit).toBe(Math.floor(90 * OVERLOAD_KEEP));
+		expect(state.parallel).toBe(Math.floor(90 * OVERLOAD_KEEP));
 		// A 503 at fewer in flight lowers the bound; one at more does not raise it.
 		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 40, inFlight: 50 });
 		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 41, inFlight: 70 });
 		expect(state.overload?.inFlight).toBe(50);
 		for (let i = 0; i < 30; i++) now = roundTrip(state, now + 41, 40);
-		expect(state.limit).toBe(Math.floor(50 * OVERLOAD_KEEP));
+		expect(state.parallel).toBe(Math.floor(50 * OVERLOAD_KEEP));
 	});
 
 	it('counts what the service held at a 503 by the requests ahead of the refused one, not all in flight when it was sent', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		const now = growTo(state, 300);
 		// 250 in flight when it was sent, but only 80 sent before it were still unanswered when its 503 came: the
 		// others had been answered, their answers not yet read.
 		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 1, inFlight: 250, ahead: 80 });
 		expect(state.overload?.inFlight).toBe(81);
-		expect(state.limit).toBe(Math.floor(81 * OVERLOAD_KEEP));
+		expect(state.parallel).toBe(Math.floor(81 * OVERLOAD_KEEP));
 	});
 
 	it(`a 503 with ${OVERLOAD_LEARNT_ABOVE} or fewer in flight, a 429 and a timeout halve the limit but bound nothing`, () => {
@@ -124,91 +118,120 @@ describe('Parallel Requests Auto', () => {
 			['overloaded', OVERLOAD_LEARNT_ABOVE],
 			['refused', 200],
 		] as const) {
-			const state = newAdaptiveLimit();
+			const state = newAuto();
 			let now = growTo(state, 200);
-			const before = state.limit;
+			const before = state.parallel;
 			noteAnswer(state, { answer, sentAt: now, answeredAt: now + 40, inFlight });
-			expect(state.limit).toBe(Math.floor(before / 2));
+			expect(state.parallel).toBe(Math.floor(before / 2));
 			expect(state.overload).toBeUndefined();
-			for (let i = 0; i < 200 && state.limit < AUTO_DEFAULT_CAP; i++) now = roundTrip(state, now + 40, 40);
-			expect(state.limit).toBe(AUTO_DEFAULT_CAP);
+			for (let i = 0; i < 200 && state.parallel < AUTO_MAXIMUM_DEFAULT; i++) now = roundTrip(state, now + 40, 40);
+			expect(state.parallel).toBe(AUTO_MAXIMUM_DEFAULT);
 		}
 	});
 
 	it('after a cut, grows by about the square root of the limit per round trip', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		let now = growTo(state, 60);
 		now = roundTrip(state, now, 40, 'refused');
 		expect(state.slowStart).toBe(false);
-		const cutTo = state.limit;
+		const cutTo = state.parallel;
 		now = roundTrip(state, now, 40);
 		// cutTo answers × √cutTo / cutTo = √cutTo, the fraction carried over.
-		expect(state.limit).toBe(cutTo + Math.floor(Math.sqrt(cutTo)));
-		const next = state.limit;
+		expect(state.parallel).toBe(cutTo + Math.floor(Math.sqrt(cutTo)));
+		const next = state.parallel;
 		roundTrip(state, now, 40);
-		expect(state.limit - next).toBeGreaterThanOrEqual(Math.floor(Math.sqrt(next)));
-		expect(state.limit - next).toBeLessThanOrEqual(Math.ceil(Math.sqrt(next)));
+		expect(state.parallel - next).toBeGreaterThanOrEqual(Math.floor(Math.sqrt(next)));
+		expect(state.parallel - next).toBeLessThanOrEqual(Math.ceil(Math.sqrt(next)));
 	});
 
 	it('ignores answers that say nothing about load', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		roundTrip(state, 0, 5000, 'neutral');
-		expect(state.limit).toBe(DEFAULT_PARALLEL);
+		expect(state.parallel).toBe(DEFAULT_PARALLEL);
 		expect(state.slowStart).toBe(true);
 	});
 });
 
 describe('Parallel Requests Auto, resumed where an earlier execution ended (resumeAt)', () => {
 	it('starts at that limit, within this run\'s maximum, still in slow start if the earlier one was', () => {
-		const state = newAdaptiveLimit(100);
+		const state = newAuto(100);
 		resumeAt(state, 60, true);
-		expect(state.limit).toBe(60);
+		expect(state.parallel).toBe(60);
 		roundTrip(state, 0, 40);
-		expect(state.limit).toBe(90);
-		const capped = newAdaptiveLimit(24);
+		expect(state.parallel).toBe(90);
+		const capped = newAuto(24);
 		resumeAt(capped, 60, false);
-		expect(capped.limit).toBe(24);
+		expect(capped.parallel).toBe(24);
 		expect(capped.slowStart).toBe(false);
 	});
 
 	it('stays below where the service ran out of room, if that is remembered, and still finds it lower', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		resumeAt(state, 200, true, { inFlight: 81, at: 0 });
-		expect(state.limit).toBe(Math.floor(81 * OVERLOAD_KEEP));
+		expect(state.parallel).toBe(Math.floor(81 * OVERLOAD_KEEP));
 		let now = 0;
 		for (let i = 0; i < 10; i++) now = roundTrip(state, now, 40);
-		expect(state.limit).toBe(Math.floor(81 * OVERLOAD_KEEP));
+		expect(state.parallel).toBe(Math.floor(81 * OVERLOAD_KEEP));
 		noteAnswer(state, { answer: 'overloaded', sentAt: now, answeredAt: now + 40, inFlight: 40 });
 		expect(state.overload).toEqual({ inFlight: 40, at: now + 40 });
-		expect(state.limit).toBe(Math.floor(81 * OVERLOAD_KEEP / 2));
+		expect(state.parallel).toBe(Math.floor(81 * OVERLOAD_KEEP / 2));
 	});
 
 	it('a refusal before any clean answer of this run takes it back to the start, not to half', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		resumeAt(state, 200, false);
 		noteAnswer(state, { answer: 'refused', sentAt: 0, answeredAt: 5, inFlight: 200 });
-		expect(state.limit).toBe(DEFAULT_PARALLEL);
+		expect(state.parallel).toBe(DEFAULT_PARALLEL);
 		// Below the start, a refusal still halves.
-		const small = newAdaptiveLimit();
+		const small = newAuto();
 		resumeAt(small, 6, true);
 		noteAnswer(small, { answer: 'refused', sentAt: 0, answeredAt: 5, inFlight: 6 });
-		expect(small.limit).toBe(3);
+		expect(small.parallel).toBe(3);
 	});
 
 	it('so does a refusal of a request sent before the first clean answer came back, read after it', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		resumeAt(state, 200, false);
 		noteAnswer(state, { answer: 'clean', sentAt: 0, answeredAt: 40, inFlight: 200 });
 		noteAnswer(state, { answer: 'refused', sentAt: 1, answeredAt: 45, inFlight: 200 });
-		expect(state.limit).toBe(DEFAULT_PARALLEL);
+		expect(state.parallel).toBe(DEFAULT_PARALLEL);
 	});
 
 	it('once an answer of this run was clean, a refusal of a request sent after it halves it as any learnt limit', () => {
-		const state = newAdaptiveLimit();
+		const state = newAuto();
 		resumeAt(state, 200, false);
 		noteAnswer(state, { answer: 'clean', sentAt: 0, answeredAt: 40, inFlight: 200 });
-		const before = state.limit;
+		const before = state.parallel;
 		noteAnswer(state, { answer: 'refused', sentAt: 41, answeredAt: 85, inFlight: 200 });
-		expect(state.limit).toBe(Math.floor(before / 2));
+		expect(state.parallel).toBe(Math.floor(before / 2));
+	});
+});
+
+const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({ headers: {}, body: undefined, ...overrides });
+
+describe('loadSignalOf (what a failure tells Parallel Requests Auto)', () => {
+	it.each([429, 504])('HTTP %i is a refusal', (status) => {
+		expect(loadSignalOf(facts({ status }))).toBe('refused');
+	});
+
+	it('HTTP 503 is an overload: the service has no room for it now', () => {
+		expect(loadSignalOf(facts({ status: 503 }))).toBe('overloaded');
+	});
+
+	it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'])('%s is a refusal: connections shed or timed out', (code) => {
+		expect(loadSignalOf(facts({ code }))).toBe('refused');
+		expect(loadSignalOf(facts({ timedOut: true }))).toBe('refused');
+	});
+
+	it.each([400, 404, 409, 422])('HTTP %i is a clean answer: the service answered', (status) => {
+		expect(loadSignalOf(facts({ status }))).toBe('clean');
+	});
+
+	it('a canceled attempt, a token failure, 500, 502 and an unknown network error say nothing about load', () => {
+		expect(loadSignalOf(facts({ canceled: true, timedOut: true }))).toBe('neutral');
+		expect(loadSignalOf(facts({ status: 503, token: { kind: 'unavailable', problem: 'x' } }))).toBe('neutral');
+		expect(loadSignalOf(facts({ status: 500 }))).toBe('neutral');
+		expect(loadSignalOf(facts({ status: 502 }))).toBe('neutral');
+		expect(loadSignalOf(facts({ code: 'EAI_AGAIN' }))).toBe('neutral');
 	});
 });

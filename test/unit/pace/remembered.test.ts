@@ -1,25 +1,20 @@
 /**
- * What Parallel Requests Auto remembers per service (transport/learnt.ts), alone: the key, the age checked at
+ * What Parallel Requests Auto remembers per service (transport/pace/remembered.ts), alone: the key, the age checked at
  * each read, the bound on services, and a limit held at a run's own maximum; and how a run reads and writes it
- * (limiter.ts useService, noteLoad, notePause) on a bare context. test/throughput/learnt.test.ts shows it
+ * (pace/index.ts useService, noteLoad; pace/retryAfter.ts notePause) on a bare context. test/throughput/learnt.test.ts shows it
  * through executions.
  */
-import { OVERLOAD_KEEP } from '../../nodes/FileTransferManager/transport/adaptive';
-import type { LearntLimits } from '../../nodes/FileTransferManager/transport/learnt';
-import { acquire, limiterOf, noteLoad, notePause, setParallel, useService } from '../../nodes/FileTransferManager/transport/limiter';
-import type { ApiContext } from '../../nodes/FileTransferManager/transport/settings';
-import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
-import {
-	forgetLearntLimits,
-	KEPT_MS,
-	recall,
-	remember,
-	SERVICES_KEPT,
-	serviceKey,
-} from '../../nodes/FileTransferManager/transport/learnt';
+import { OVERLOAD_KEEP } from '../../../nodes/FileTransferManager/transport/pace/auto';
+import type { Remembered } from '../../../nodes/FileTransferManager/transport/pace/remembered';
+import { acquire, noteLoad, setParallel, useService } from '../../../nodes/FileTransferManager/transport/pace/index';
+import { pacerOf } from '../../../nodes/FileTransferManager/transport/pace/pacer';
+import { notePause } from '../../../nodes/FileTransferManager/transport/pace/retryAfter';
+import type { ApiContext } from '../../../nodes/FileTransferManager/transport/settings';
+import { DEFAULT_PARALLEL } from '../../../nodes/FileTransferManager/transport/settings';
+import { forgetRemembered, KEPT_MS, recall, remember, SERVICES_KEPT, serviceKey } from '../../../nodes/FileTransferManager/transport/pace/remembered';
 
-const limits = (limit: number): LearntLimits => ({
-	limit,
+const limits = (limit: number): Remembered => ({
+	parallel: limit,
 	slowStart: false,
 	windowMs: 0,
 	windowStart: 0,
@@ -29,7 +24,7 @@ const limits = (limit: number): LearntLimits => ({
 
 let now = 1_000_000;
 beforeEach(() => {
-	forgetLearntLimits();
+	forgetRemembered();
 	now = 1_000_000;
 	jest.spyOn(Date, 'now').mockImplementation(() => now);
 });
@@ -50,20 +45,20 @@ describe('what Auto learnt, per service', () => {
 		expect(serviceKey('https://api.acme.example.com/v2', null)).toBe(JSON.stringify(['https://api.acme.example.com/v2', '']));
 	});
 
-	it('is forgotten whole when the process starts again (forgetLearntLimits)', () => {
+	it('is forgotten whole when the process starts again (forgetRemembered)', () => {
 		remember('a', limits(40), 1000);
-		forgetLearntLimits();
+		forgetRemembered();
 		expect(recall('a')).toBeUndefined();
 	});
 
 	it('is kept for its age since it was last confirmed, checked when read', () => {
 		remember('a', limits(40), 1000);
 		now += KEPT_MS;
-		expect(recall('a')?.limit).toBe(40);
+		expect(recall('a')?.parallel).toBe(40);
 		// Confirmed again: the age counts from now.
 		remember('a', limits(50), 1000);
 		now += KEPT_MS;
-		expect(recall('a')?.limit).toBe(50);
+		expect(recall('a')?.parallel).toBe(50);
 		now += 1;
 		expect(recall('a')).toBeUndefined();
 	});
@@ -76,15 +71,15 @@ describe('what Auto learnt, per service', () => {
 			remember('a', recall('a')!, 1000);
 		}
 		now += 1;
-		expect(recall('a')?.limit).toBe(40);
+		expect(recall('a')?.parallel).toBe(40);
 		expect(recall('a')?.overload).toBeUndefined();
 	});
 
 	it('hands out copies: a run changes its own limits, not the memory', () => {
 		remember('a', limits(40), 1000);
 		const copy = recall('a')!;
-		copy.limit = 1;
-		expect(recall('a')?.limit).toBe(40);
+		copy.parallel = 1;
+		expect(recall('a')?.parallel).toBe(40);
 	});
 
 	it(`keeps at most ${SERVICES_KEPT} services, dropping the one confirmed longest ago`, () => {
@@ -97,27 +92,27 @@ describe('what Auto learnt, per service', () => {
 		remember('new', limits(99), 1000);
 		expect(recall('s1')).toBeUndefined();
 		// Only the oldest one goes: the bound holds SERVICES_KEPT, not one fewer.
-		expect(recall('s2')?.limit).toBe(12);
-		expect(recall('s0')?.limit).toBe(10);
-		expect(recall('new')?.limit).toBe(99);
-		expect(recall(`s${SERVICES_KEPT - 1}`)?.limit).toBe(10 + SERVICES_KEPT - 1);
+		expect(recall('s2')?.parallel).toBe(12);
+		expect(recall('s0')?.parallel).toBe(10);
+		expect(recall('new')?.parallel).toBe(99);
+		expect(recall(`s${SERVICES_KEPT - 1}`)?.parallel).toBe(10 + SERVICES_KEPT - 1);
 	});
 
 	it("a limit held at a run's own maximum does not replace a larger one; a limit below it does", () => {
 		remember('a', limits(300), 1000);
 		// A node whose Auto maximum is 24 got to 24: that says nothing of what lies above.
 		remember('a', limits(24), 24);
-		expect(recall('a')?.limit).toBe(300);
+		expect(recall('a')?.parallel).toBe(300);
 		// Cut below its maximum: the service took less than was remembered.
 		remember('a', limits(12), 24);
-		expect(recall('a')?.limit).toBe(12);
+		expect(recall('a')?.parallel).toBe(12);
 		// Held at its maximum above a smaller remembered limit: the larger one, its own, is kept.
 		remember('a', limits(24), 24);
-		expect(recall('a')?.limit).toBe(24);
+		expect(recall('a')?.parallel).toBe(24);
 	});
 });
 
-/** A node context as the limiter sees it: only an object to key its per-run state by. */
+/** A node context as the pacing sees it: only an object to key its per-run state by. */
 const newContext = (): ApiContext => ({}) as unknown as ApiContext;
 
 /** A run with Parallel Requests Auto up to `max`, or a fixed number. */
@@ -130,36 +125,36 @@ function run(parallel: { auto: number } | { fixed: number }): ApiContext {
 /** A clean answer to a request sent with `inFlight` in flight, 40 ms ago. */
 const clean = (inFlight: number) => ({ answer: 'clean' as const, sentAt: now - 40, answeredAt: now, inFlight });
 
-describe('a run reads and writes what Auto learnt (limiter.ts useService)', () => {
+describe('a run reads and writes what Auto learnt (pace/index.ts useService)', () => {
 	it('under Auto, starts at the remembered limit, neither at 8 nor at its own maximum', () => {
 		remember('a', limits(30), 1000);
 		const ctx = run({ auto: 100 });
-		expect(limiterOf(ctx).limit).toBe(DEFAULT_PARALLEL);
+		expect(pacerOf(ctx).parallel).toBe(DEFAULT_PARALLEL);
 		useService(ctx, 'a');
-		expect(limiterOf(ctx).limit).toBe(30);
-		expect(limiterOf(ctx).adaptive?.slowStart).toBe(false);
+		expect(pacerOf(ctx).parallel).toBe(30);
+		expect(pacerOf(ctx).auto?.slowStart).toBe(false);
 	});
 
 	it('within its own maximum, and below where the service ran out of room', () => {
 		remember('a', limits(30), 1000);
 		const capped = run({ auto: 20 });
 		useService(capped, 'a');
-		expect(limiterOf(capped).limit).toBe(20);
+		expect(pacerOf(capped).parallel).toBe(20);
 		remember('b', { ...limits(30), overload: { inFlight: 25, at: now } }, 1000);
 		const bounded = run({ auto: 100 });
 		useService(bounded, 'b');
-		expect(limiterOf(bounded).limit).toBe(Math.floor(25 * OVERLOAD_KEEP));
+		expect(pacerOf(bounded).parallel).toBe(Math.floor(25 * OVERLOAD_KEEP));
 	});
 
 	it('a service it knows nothing of, or whose memory has aged out, starts at 8', () => {
 		remember('a', limits(30), 1000);
 		const other = run({ auto: 100 });
 		useService(other, 'b');
-		expect(limiterOf(other).limit).toBe(DEFAULT_PARALLEL);
+		expect(pacerOf(other).parallel).toBe(DEFAULT_PARALLEL);
 		now += KEPT_MS + 1;
 		const late = run({ auto: 100 });
 		useService(late, 'a');
-		expect(limiterOf(late).limit).toBe(DEFAULT_PARALLEL);
+		expect(pacerOf(late).parallel).toBe(DEFAULT_PARALLEL);
 	});
 
 	it('keeps the first service a run names: a later one neither replaces it nor is read', () => {
@@ -168,16 +163,16 @@ describe('a run reads and writes what Auto learnt (limiter.ts useService)', () =
 		const ctx = run({ auto: 100 });
 		useService(ctx, 'a');
 		useService(ctx, 'b');
-		expect(limiterOf(ctx).service).toBe('a');
-		expect(limiterOf(ctx).limit).toBe(30);
+		expect(pacerOf(ctx).service).toBe('a');
+		expect(pacerOf(ctx).parallel).toBe(30);
 		// What it learns goes to its own service.
-		noteLoad(limiterOf(ctx), clean(30));
-		noteLoad(limiterOf(ctx), { answer: 'refused', sentAt: now, answeredAt: now + 5, inFlight: 30 });
-		expect(recall('a')?.limit).toBeLessThan(30);
-		expect(recall('b')?.limit).toBe(60);
+		noteLoad(pacerOf(ctx), clean(30));
+		noteLoad(pacerOf(ctx), { answer: 'refused', sentAt: now, answeredAt: now + 5, inFlight: 30 });
+		expect(recall('a')?.parallel).toBeLessThan(30);
+		expect(recall('b')?.parallel).toBe(60);
 	});
 
-	it('lets the requests waiting for a slot go once the remembered limit is above the start', async () => {
+	it('lets the requests waiting for a place go once the remembered limit is above the start', async () => {
 		remember('a', limits(12), 1000);
 		const ctx = run({ auto: 100 });
 		for (let i = 0; i < DEFAULT_PARALLEL; i++) await acquire(ctx);
@@ -195,12 +190,12 @@ describe('a run reads and writes what Auto learnt (limiter.ts useService)', () =
 		remember('open', budget, 1000);
 		const open = run({ auto: 100 });
 		useService(open, 'open');
-		expect(limiterOf(open)).toMatchObject({ budget: 10, windowMs: 1100, windowStart: now - 200, windowSent: 7, windowRefused: true });
+		expect(pacerOf(open)).toMatchObject({ budget: 10, windowMs: 1100, windowStart: now - 200, windowSent: 7, windowRefused: true });
 		// A window that closed before this run neither counts its sends nor its refusal.
 		remember('closed', { ...budget, windowStart: now - 2000 }, 1000);
 		const closed = run({ auto: 100 });
 		useService(closed, 'closed');
-		expect(limiterOf(closed)).toMatchObject({ budget: 10, windowMs: 1100, windowStart: 0, windowSent: 0, windowRefused: false });
+		expect(pacerOf(closed)).toMatchObject({ budget: 10, windowMs: 1100, windowStart: 0, windowSent: 0, windowRefused: false });
 	});
 
 	it('writes what the run learns, an answer with the limit in use confirming it, one with it idle not', () => {
@@ -208,36 +203,36 @@ describe('a run reads and writes what Auto learnt (limiter.ts useService)', () =
 		useService(ctx, 'a');
 		expect(recall('a')).toBeUndefined();
 		// One request at a time against a limit of 8 tells nothing: nothing is written.
-		noteLoad(limiterOf(ctx), clean(1));
+		noteLoad(pacerOf(ctx), clean(1));
 		expect(recall('a')).toBeUndefined();
 		// The limit in use (at least half of it): written, still in slow start.
-		noteLoad(limiterOf(ctx), clean(DEFAULT_PARALLEL));
-		expect(recall('a')).toMatchObject({ limit: DEFAULT_PARALLEL, slowStart: true });
+		noteLoad(pacerOf(ctx), clean(DEFAULT_PARALLEL));
+		expect(recall('a')).toMatchObject({ parallel: DEFAULT_PARALLEL, slowStart: true });
 		// Confirmed again 9 minutes later by an answer in use, it outlives the first write's age.
 		now += KEPT_MS - 60_000;
-		noteLoad(limiterOf(ctx), clean(DEFAULT_PARALLEL));
-		expect(recall('a')?.limit).toBe(DEFAULT_PARALLEL + 1);
+		noteLoad(pacerOf(ctx), clean(DEFAULT_PARALLEL));
+		expect(recall('a')?.parallel).toBe(DEFAULT_PARALLEL + 1);
 		now += 120_000;
-		expect(recall('a')?.limit).toBe(DEFAULT_PARALLEL + 1);
+		expect(recall('a')?.parallel).toBe(DEFAULT_PARALLEL + 1);
 	});
 
 	it('a fixed number neither reads nor writes it, even when it learns a rate budget', () => {
 		remember('a', limits(30), 1000);
 		const ctx = run({ fixed: 5 });
 		useService(ctx, 'a');
-		expect(limiterOf(ctx).limit).toBe(5);
-		expect(limiterOf(ctx).service).toBeUndefined();
-		const limiter = limiterOf(ctx);
-		limiter.acceptedSincePause = 20;
-		limiter.acceptedBefore = 20;
-		notePause(limiter, 1000, 429);
-		expect(limiter.budget).toBe(20);
-		noteLoad(limiter, clean(5));
+		expect(pacerOf(ctx).parallel).toBe(5);
+		expect(pacerOf(ctx).service).toBeUndefined();
+		const pacer = pacerOf(ctx);
+		pacer.acceptedSincePause = 20;
+		pacer.acceptedBefore = 20;
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBe(20);
+		noteLoad(pacer, clean(5));
 		expect(recall('a')).toEqual({ ...limits(30) });
 		// Nor on a service Auto knows nothing of.
 		const unknown = run({ fixed: 5 });
 		useService(unknown, 'b');
-		notePause(limiterOf(unknown), 1000, 429);
+		notePause(pacerOf(unknown), 1000, 429);
 		expect(recall('b')).toBeUndefined();
 	});
 });

@@ -1,7 +1,8 @@
 /**
- * Parallel Requests "Auto": how many requests may be in flight at once, learnt from the answers. Pure
+ * Parallel Requests "Auto" (one of the three mechanisms behind pace/index.ts): how many requests may be in
+ * flight at once, learnt from the answers, and what an answer says about the service's load (`loadSignalOf`). Pure
  * arithmetic on the samples the transport reports (no timers, no clock of its own), so that it is tested
- * alone (test/unit/adaptive.test.ts) and the limiter only reads `limit`.
+ * alone (test/unit/pace/auto.test.ts) and the pacing only reads `parallel`.
  *
  * What it follows, and why:
  * - **Growth as TCP's slow start**: while answers come back clean, every one of them adds half a request to the
@@ -16,7 +17,7 @@
  * - **Where the service ran out of room is remembered**: a 503 is the contract's "cannot take more now". The
  *   fewest requests the service held with one it refused (the ones sent before it and still unanswered, plus
  *   itself; more than `OVERLOAD_LEARNT_ABOVE`: a 503 to a few requests says the service is down, not full) bound
- *   the limit at `OVERLOAD_KEEP` of them, for this run and, through learnt.ts, for the next executions until
+ *   the limit at `OVERLOAD_KEEP` of them, for this run and, through remembered.ts, for the next executions until
  *   `KEPT_MS` after that 503. So an execution meets a service's capacity once, with a few refusals, and the ones
  *   after it stay just below it without any.
  * - **Latency is not a signal**: on a machine of a few cores, the node's own work on hundreds of answers slows
@@ -25,7 +26,7 @@
  *   takes. A service that queues without refusing meets at most the Auto Maximum at once, the Timeout still
  *   cuts, and a 503 teaches the bound above.
  * - **A remembered limit that is refused is dropped**: a run may start from the limit an earlier execution
- *   ended with (learnt.ts, `resumeAt`). A refusal of a request sent before this run's first clean answer came
+ *   ended with (remembered.ts, `resumeAt`). A refusal of a request sent before this run's first clean answer came
  *   back says the service no longer takes it (its capacity shrank, another client took it): the limit goes
  *   back to the start (8) or below, as a fresh run's would, instead of halving from a limit the service just
  *   refused, so that a memory that turned wrong costs one round trip of refusals, not one per halving. By when
@@ -36,12 +37,12 @@
  *   per window).
  */
 
-import { DEFAULT_PARALLEL } from './settings';
+import type { FailureFacts } from '../failure';
+import { TIMEOUT_CODES } from '../failure';
+import { AUTO_MAXIMUM_DEFAULT, DEFAULT_PARALLEL } from '../settings';
 
-/** The limit Auto starts at: a fixed Parallel Requests' default, so that Auto starts no slower than it. */
+/** Where Auto starts: a fixed Parallel Requests' default, so that Auto starts no slower than it. */
 const AUTO_INITIAL = DEFAULT_PARALLEL;
-/** The most Auto goes up to unless the node's Max Parallel Requests says otherwise. */
-export const AUTO_DEFAULT_CAP = 1000;
 /** Growth per clean answer in slow start: ×1.5 per round trip, as TCP's slow start with delayed acknowledgements. */
 const SLOW_START_STEP = 0.5;
 /** How much a refusal (429, 503, timeout) keeps of the limit. */
@@ -67,10 +68,10 @@ export interface Overload {
 	at: number;
 }
 
-export interface AdaptiveLimit {
-	/** Requests in flight at most now (a whole number, 1 … cap). */
-	limit: number;
-	readonly cap: number;
+export interface AutoState {
+	/** Requests in flight at most now (a whole number, 1 … maximum). */
+	parallel: number;
+	readonly maximum: number;
 	/** Growing by half a request per clean answer (slow start) until the first cut. */
 	slowStart: boolean;
 	/** The limit as a fraction between whole steps in congestion avoidance. */
@@ -86,11 +87,11 @@ export interface AdaptiveLimit {
 	overload?: Overload;
 }
 
-export function newAdaptiveLimit(cap = AUTO_DEFAULT_CAP): AdaptiveLimit {
-	const bound = Math.max(1, Math.floor(cap));
+export function newAuto(maximum = AUTO_MAXIMUM_DEFAULT): AutoState {
+	const bound = Math.max(1, Math.floor(maximum));
 	return {
-		limit: Math.min(AUTO_INITIAL, bound),
-		cap: bound,
+		parallel: Math.min(AUTO_INITIAL, bound),
+		maximum: bound,
 		slowStart: true,
 		fraction: 0,
 		cutAt: -Infinity,
@@ -107,43 +108,43 @@ export interface Sample {
 	inFlight: number;
 	/**
 	 * For a refusal: the requests sent before it that were still unanswered when it came, which the service
-	 * held (limiter.ts sentAheadOf). Fewer than `inFlight` - 1 when the node read answers late.
+	 * held (pace/line.ts sentAheadOf). Fewer than `inFlight` - 1 when the node read answers late.
 	 */
 	ahead?: number;
 }
 
 /** The most the limit may be: the run's maximum, and below where the service ran out of room. */
-function ceiling(state: AdaptiveLimit): number {
-	if (!state.overload) return state.cap;
-	return Math.min(state.cap, Math.floor(state.overload.inFlight * OVERLOAD_KEEP));
+function ceiling(state: AutoState): number {
+	if (!state.overload) return state.maximum;
+	return Math.min(state.maximum, Math.floor(state.overload.inFlight * OVERLOAD_KEEP));
 }
 
-function set(state: AdaptiveLimit, limit: number): void {
-	state.limit = Math.max(1, Math.min(ceiling(state), Math.floor(limit)));
+function set(state: AutoState, parallel: number): void {
+	state.parallel = Math.max(1, Math.min(ceiling(state), Math.floor(parallel)));
 }
 
-function cut(state: AdaptiveLimit, keep: number, now: number): void {
+function cut(state: AutoState, keep: number, now: number): void {
 	state.slowStart = false;
 	state.fraction = 0;
 	state.cutAt = now;
-	set(state, state.limit * keep);
+	set(state, state.parallel * keep);
 }
 
 /**
- * Starts from where an earlier execution against the same service left its limit (learnt.ts), within this
+ * Starts from where an earlier execution against the same service left its limit (remembered.ts), within this
  * run's maximum and below where the service ran out of room, if that is still remembered. No cut is pending,
  * so the first refusal cuts at once.
  */
-export function resumeAt(state: AdaptiveLimit, limit: number, slowStart: boolean, overload?: Overload): void {
+export function resumeAt(state: AutoState, parallel: number, slowStart: boolean, overload?: Overload): void {
 	state.overload = overload ? { ...overload } : undefined;
-	set(state, limit);
+	set(state, parallel);
 	state.slowStart = slowStart;
 	state.confirmedAt = Infinity;
 }
 
-/** Takes one answer into account; returns whether the limit grew (the limiter then wakes waiting requests). */
-export function noteAnswer(state: AdaptiveLimit, sample: Sample): boolean {
-	const before = state.limit;
+/** Takes one answer into account; returns whether the limit grew (the pacing then wakes waiting requests). */
+export function noteAnswer(state: AutoState, sample: Sample): boolean {
+	const before = state.parallel;
 	const now = sample.answeredAt;
 	if (sample.answer === 'neutral') return false;
 	if (sample.answer === 'refused' || sample.answer === 'overloaded') {
@@ -152,27 +153,50 @@ export function noteAnswer(state: AdaptiveLimit, sample: Sample): boolean {
 			state.overload = { inFlight: held, at: now };
 		}
 		const rememberedRefused = sample.sentAt < state.confirmedAt;
-		const keep = rememberedRefused ? Math.min(REFUSAL_KEEP, AUTO_INITIAL / state.limit) : REFUSAL_KEEP;
+		const keep = rememberedRefused ? Math.min(REFUSAL_KEEP, AUTO_INITIAL / state.parallel) : REFUSAL_KEEP;
 		if (sample.sentAt >= state.cutAt) cut(state, keep, now);
-		else set(state, state.limit);
+		else set(state, state.parallel);
 		return false;
 	}
 	if (state.confirmedAt === Infinity) state.confirmedAt = now;
 	// Grow only a limit that is in use.
-	if (sample.inFlight * 2 < state.limit) return false;
+	if (sample.inFlight * 2 < state.parallel) return false;
 	if (state.slowStart) {
 		state.fraction += SLOW_START_STEP;
 		if (state.fraction >= 1) {
 			state.fraction -= 1;
-			set(state, state.limit + 1);
+			set(state, state.parallel + 1);
 		}
 	} else {
-		state.fraction += Math.sqrt(state.limit) / state.limit;
+		state.fraction += Math.sqrt(state.parallel) / state.parallel;
 		if (state.fraction >= 1) {
 			const whole = Math.floor(state.fraction);
 			state.fraction -= whole;
-			set(state, state.limit + whole);
+			set(state, state.parallel + whole);
 		}
 	}
-	return state.limit > before;
+	return state.parallel > before;
+}
+
+/** Connection failures that a service shedding load causes (it closes or refuses connections). */
+const SHED_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE)$/;
+
+/** What a 429, 503 or 504 tells Auto: a 503 is a service without room for more, the others refuse. */
+export function refusalOf(status: number): Answer {
+	return status === 503 ? 'overloaded' : 'refused';
+}
+
+/**
+ * What a failed attempt says about the service's load: a 429, 503 or 504, a timeout or a shed connection is a
+ * refusal (a 503 an overload); an answer with another status is clean (the service answered); what says nothing
+ * about load (a canceled attempt, a token or TLS failure, a 500 or 502) is neutral.
+ */
+export function loadSignalOf(facts: FailureFacts): Answer {
+	if (facts.canceled || facts.token || facts.blocked) return 'neutral';
+	if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {
+		return 'refused';
+	}
+	if (facts.status === 429 || facts.status === 503 || facts.status === 504) return refusalOf(facts.status);
+	if (facts.status === undefined || facts.status === 500 || facts.status === 502) return 'neutral';
+	return 'clean';
 }

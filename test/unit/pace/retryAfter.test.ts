@@ -1,0 +1,126 @@
+/**
+ * The shared pause a Retry-After sets, and the rate budget a 429 teaches (transport/pace/retryAfter.ts), with a
+ * bare context object. No request is made; the pauses run on jest's fake clock.
+ */
+import { acquire, setParallel } from '../../../nodes/FileTransferManager/transport/pace/index';
+import { release, StoppedError } from '../../../nodes/FileTransferManager/transport/pace/line';
+import { pacerOf } from '../../../nodes/FileTransferManager/transport/pace/pacer';
+import { noteAccepted, notePause } from '../../../nodes/FileTransferManager/transport/pace/retryAfter';
+import { newContext, settle, itemStops, watch, expectHeldFor } from './helpers';
+import { rejected } from '../fixtures';
+
+describe('pacing: the shared pause of a Retry-After', () => {
+	beforeEach(() => {
+		jest.useFakeTimers({ now: Date.UTC(2026, 10, 21, 10, 0, 0) });
+	});
+	afterEach(() => {
+		jest.useRealTimers();
+	});
+
+	it('holds every later request until the pause ends', async () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		notePause(pacer, 1000, 429);
+		expect(pacer.pausedUntil).toBe(Date.now() + 1000);
+		const waiting = watch(acquire(ctx));
+		await expectHeldFor(waiting, 1000);
+		expect(pacer.active).toBe(1);
+	});
+
+	it('learns what a rate limit window accepts and sends no more than that per window afterwards', async () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBe(8);
+		expect(pacer.windowMs).toBeCloseTo(1100);
+		await jest.advanceTimersByTimeAsync(1000);
+		for (let i = 0; i < 8; i++) release(await acquire(ctx));
+		const ninth = watch(acquire(ctx));
+		await expectHeldFor(ninth, 1100);
+	});
+
+	it('a 503 pauses as a 429 does but teaches no rate budget: an overload is not a rate', async () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 503);
+		expect(pacer.pausedUntil).toBe(Date.now() + 1000);
+		expect(pacer.budget).toBeUndefined();
+		await jest.advanceTimersByTimeAsync(1001);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 503);
+		expect(pacer.budget).toBeUndefined();
+		// A 429 after them counts what was accepted since the last 429, the 503s' pauses included.
+		await jest.advanceTimersByTimeAsync(1001);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBe(16);
+	});
+
+	it('under Auto, a 503 holds back no other request (Auto has cut its number), while a 429 still holds back all', async () => {
+		const ctx = newContext();
+		setParallel(ctx, { mode: 'auto', max: 1000 });
+		const pacer = pacerOf(ctx);
+		notePause(pacer, 1000, 503);
+		expect(pacer.pausedUntil).toBe(0);
+		const next = watch(acquire(ctx));
+		await settle();
+		expect(next.state()).toBe('resolved');
+		notePause(pacer, 1000, 429);
+		const after429 = watch(acquire(ctx));
+		await expectHeldFor(after429, 1000);
+	});
+
+	it('learns nothing from a refusal when one request at a time is sent', () => {
+		const ctx = newContext();
+		setParallel(ctx, { mode: 'fixed', requests: 1 });
+		const pacer = pacerOf(ctx);
+		for (let i = 0; i < 20; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBeUndefined();
+	});
+
+	it('ignores a pause of zero or less, and never shortens a longer pause', async () => {
+		const pacer = pacerOf(newContext());
+		notePause(pacer, 0, 429);
+		notePause(pacer, -5, 429);
+		expect(pacer.pausedUntil).toBe(0);
+		notePause(pacer, 5000, 429);
+		notePause(pacer, 1000, 429);
+		expect(pacer.pausedUntil).toBe(Date.now() + 5000);
+	});
+
+	it('waits no longer than the request\'s own deadline (waitUntil)', async () => {
+		const ctx = newContext();
+		notePause(pacerOf(ctx), 10_000, 429);
+		const waiting = watch(acquire(ctx, undefined, undefined, Date.now() + 100));
+		await expectHeldFor(waiting, 100);
+	});
+
+	it('ends the wait when the execution is stopped, handing over the place (the attempt fails as canceled)', async () => {
+		const ctx = newContext();
+		notePause(pacerOf(ctx), 10_000, 429);
+		const cancel = new AbortController();
+		const waiting = watch(acquire(ctx, cancel.signal));
+		await jest.advanceTimersByTimeAsync(10);
+		expect(waiting.state()).toBe('pending');
+		cancel.abort();
+		await jest.advanceTimersByTimeAsync(0);
+		expect(waiting.state()).toBe('resolved');
+		expect(pacerOf(ctx).active).toBe(1);
+	});
+
+	it('rejects with StoppedError, and frees its place, a request whose stop signal aborts during the pause', async () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		const items = itemStops(6);
+		notePause(pacer, 10_000, 429);
+		const waiting = acquire(ctx, undefined, items.signal(5));
+		await jest.advanceTimersByTimeAsync(10);
+		expect(pacer.active).toBe(1);
+		items.stopAfter(2);
+		const error = await rejected(waiting);
+		expect(error).toBeInstanceOf(StoppedError);
+		expect(pacer.active).toBe(0);
+	});
+});
