@@ -27,6 +27,9 @@ describe('the credential\'s `authenticate` alone: which targets get the Bearer h
 		['`baseURL` + an absolute `url` of the same origin', { baseURL: 'https://api.acme.example.com/v2', url: 'https://api.acme.example.com/v2/jobs' }],
 		['a `baseURL` as a URL object', { baseURL: new URL('https://api.acme.example.com/v2'), url: '/jobs' }],
 		['a `url` of null beside a `uri`', { url: null, uri: 'https://api.acme.example.com/v2/jobs' }],
+		['`baseURL` of the bare origin with a slash + a relative `url`', { baseURL: 'https://api.acme.example.com/', url: 'jobs' }],
+		['an absolute `url` of the origin beside a `baseURL` elsewhere (axios ignores it)', { baseURL: 'https://elsewhere.example.org', url: 'https://api.acme.example.com/v2/jobs' }],
+		['an absolute `url` of the origin beside a `baseURL` that is no URL', { baseURL: 'not a URL', url: 'https://api.acme.example.com/v2/jobs' }],
 	])('%s: the header is set', async (_, options) => {
 		expect((await authenticate(options)).headers).toEqual({ Authorization: 'Bearer tok-1' });
 	});
@@ -60,6 +63,12 @@ describe('the credential\'s `authenticate` alone: which targets get the Bearer h
 			description:
 				"Nothing was sent. Use a URL on https://api.acme.example.com (the scheme, host and port of the credential's Base URL), or a credential made for the other host.",
 		});
+	});
+
+	it('names the other origin alone, not the URL\'s path', async () => {
+		await expect(authenticate({ url: 'https://elsewhere.example.org/v2/jobs?x=1' })).rejects.toThrow(
+			/; the request goes to https:\/\/elsewhere\.example\.org$/,
+		);
 	});
 
 	it.each([
