@@ -33,7 +33,7 @@ export const FLOORS = {
 	'nodes/FileTransferManagerTrigger/watch.ts': 80,
 	'nodes/FileTransferManagerTrigger/state.ts': 80,
 	// Where the credential's token may go, request validation, pagination.
-	'nodes/FileTransferManager/transport/origin.ts': 80,
+	'nodes/FileTransferManager/transport/origin.ts': 89,
 	'nodes/FileTransferManager/helpers/validate.ts': 80,
 	'nodes/FileTransferManager/transport/pagination.ts': 80,
 };
