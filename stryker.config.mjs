@@ -33,9 +33,9 @@ export const FLOORS = {
 	'nodes/FileTransferManagerTrigger/watch.ts': 80,
 	'nodes/FileTransferManagerTrigger/state.ts': 80,
 	// Where the credential's token may go, request validation, pagination.
-	'nodes/FileTransferManager/transport/origin.ts': 89,
+	'nodes/FileTransferManager/transport/origin.ts': 97,
 	'nodes/FileTransferManager/helpers/validate.ts': 80,
-	'nodes/FileTransferManager/transport/pagination.ts': 80,
+	'nodes/FileTransferManager/transport/pagination.ts': 90,
 };
 
 export default {
