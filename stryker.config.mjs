@@ -33,9 +33,9 @@ export const FLOORS = {
 	'nodes/FileTransferManagerTrigger/watch.ts': 80,
 	'nodes/FileTransferManagerTrigger/state.ts': 80,
 	// Where the credential's token may go, request validation, pagination.
-	'nodes/FileTransferManager/transport/origin.ts': 80,
+	'nodes/FileTransferManager/transport/origin.ts': 97,
 	'nodes/FileTransferManager/helpers/validate.ts': 80,
-	'nodes/FileTransferManager/transport/pagination.ts': 80,
+	'nodes/FileTransferManager/transport/pagination.ts': 90,
 };
 
 export default {
@@ -54,6 +54,10 @@ export default {
 	ignorePatterns: ['/*', '!/nodes', '!/credentials', '!/test', '!/sandbox', '!/package.json', '!/jest.config.js', '!/jest.mutation.config.js'],
 	mutate: Object.keys(FLOORS),
 	coverageAnalysis: 'perTest',
+	// Static mutants (module-level constants, run only while a module loads) cannot be tied to the tests that
+	// cover them: each would run every test of every related file, 43 % of the whole run's time for 14 % of its
+	// mutants. They are left out, and CONTRIBUTING.md › Mutation testing lists them per file.
+	ignoreStatic: true,
 	concurrency: 2,
 	tempDirName: '.stryker-tmp',
 	cleanTempDir: true,

@@ -22,6 +22,14 @@ describe('the credential\'s `authenticate` alone: which targets get the Bearer h
 		['a URL object', { uri: new URL('https://api.acme.example.com/v2/jobs') }],
 		['`baseURL` + relative `url`', { baseURL: 'https://api.acme.example.com/v2', url: '/jobs' }],
 		['`baseURL` alone', { baseURL: 'https://api.acme.example.com/v2' }],
+		['`baseURL` + an empty `url`', { baseURL: 'https://api.acme.example.com/v2', url: '' }],
+		['`baseURL` with a trailing slash + `url` without one', { baseURL: 'https://api.acme.example.com/v2/', url: 'jobs' }],
+		['`baseURL` + an absolute `url` of the same origin', { baseURL: 'https://api.acme.example.com/v2', url: 'https://api.acme.example.com/v2/jobs' }],
+		['a `baseURL` as a URL object', { baseURL: new URL('https://api.acme.example.com/v2'), url: '/jobs' }],
+		['a `url` of null beside a `uri`', { url: null, uri: 'https://api.acme.example.com/v2/jobs' }],
+		['`baseURL` of the bare origin with a slash + a relative `url`', { baseURL: 'https://api.acme.example.com/', url: 'jobs' }],
+		['an absolute `url` of the origin beside a `baseURL` elsewhere (axios ignores it)', { baseURL: 'https://elsewhere.example.org', url: 'https://api.acme.example.com/v2/jobs' }],
+		['an absolute `url` of the origin beside a `baseURL` that is no URL', { baseURL: 'not a URL', url: 'https://api.acme.example.com/v2/jobs' }],
 	])('%s: the header is set', async (_, options) => {
 		expect((await authenticate(options)).headers).toEqual({ Authorization: 'Bearer tok-1' });
 	});
@@ -40,8 +48,39 @@ describe('the credential\'s `authenticate` alone: which targets get the Bearer h
 		['no URL at all', {}, 'the request names no URL'],
 		['a URL that is not text', { url: 42 }, "the request's URL cannot be read"],
 		['a baseURL that is not text', { baseURL: { host: 'x' }, url: '/' }, "the request's base URL cannot be read"],
+		['a `uri` that is not text beside a good `url`', { url: 'https://api.acme.example.com/v2/', uri: 7 }, "the request's URL cannot be read"],
+		['`baseURL` + an absolute `url` elsewhere', { baseURL: base, url: 'https://elsewhere.example.org/x' }, 'the request goes to https://elsewhere.example.org'],
+		['`baseURL` + a scheme-relative `url` elsewhere', { baseURL: base, url: '//elsewhere.example.org/x' }, 'the request goes to https://elsewhere.example.org'],
+		['`baseURL` elsewhere + a relative `url`', { baseURL: 'https://elsewhere.example.org/v2', url: 'jobs' }, 'the request goes to https://elsewhere.example.org'],
+		['`baseURL` elsewhere alone', { baseURL: 'https://elsewhere.example.org' }, 'the request goes to https://elsewhere.example.org'],
+		['a relative `url` before an absolute `uri` elsewhere', { url: '/v2/jobs', uri: 'https://elsewhere.example.org/' }, 'the request goes to https://elsewhere.example.org'],
 	])('%s: refused', async (_, options, where) => {
-		await expect(authenticate(options)).rejects.toThrow(`This credential sends its token only to https://api.acme.example.com; ${where}`);
+		const refusal = authenticate(options);
+		await expect(refusal).rejects.toThrow(`This credential sends its token only to https://api.acme.example.com; ${where}`);
+		await expect(refusal).rejects.toMatchObject({
+			name: 'ForeignOriginError',
+			message: expect.stringMatching(/; [^;]+$/),
+			description:
+				"Nothing was sent. Use a URL on https://api.acme.example.com (the scheme, host and port of the credential's Base URL), or a credential made for the other host.",
+		});
+	});
+
+	it('names the other origin alone, not the URL\'s path', async () => {
+		await expect(authenticate({ url: 'https://elsewhere.example.org/v2/jobs?x=1' })).rejects.toThrow(
+			/; the request goes to https:\/\/elsewhere\.example\.org$/,
+		);
+	});
+
+	it.each([
+		['http', 'http://api.acme.example.com', 'http://api.acme.example.com/jobs', 'http://api.acme.example.com'],
+		['a scheme in capitals', 'HTTPS://api.acme.example.com/v2', 'https://api.acme.example.com/v2/jobs', 'https://api.acme.example.com'],
+		['blanks around it', '  https://api.acme.example.com/v2  ', 'https://api.acme.example.com/v2/jobs', 'https://api.acme.example.com'],
+		['a port', 'https://api.acme.example.com:8443', 'https://api.acme.example.com:8443/jobs', 'https://api.acme.example.com:8443'],
+	])('a Base URL with %s is accepted: its own origin gets the header, another is refused', async (_, baseUrl, url, origin) => {
+		expect((await authenticate({ url }, baseUrl)).headers).toEqual({ Authorization: 'Bearer tok-1' });
+		await expect(authenticate({ url: 'https://elsewhere.example.org/' }, baseUrl)).rejects.toThrow(
+			`This credential sends its token only to ${origin}; the request goes to https://elsewhere.example.org`,
+		);
 	});
 
 	it.each([
@@ -49,9 +88,31 @@ describe('the credential\'s `authenticate` alone: which targets get the Bearer h
 		['without scheme', 'api.acme.example.com'],
 		['with a query', 'https://api.acme.example.com/?a=1'],
 		['with a port that is not a number', 'https://api.acme.example.com:x/'],
+		['with a fragment', 'https://api.acme.example.com/#top'],
+		['with user info', 'https://user@api.acme.example.com/'],
+		['with a blank inside', 'https://api.acme.example.com/v 2'],
+		['with a blank in the host', 'https://api acme.example.com/'],
+		['another scheme', 'ftp://api.acme.example.com/'],
+		['another scheme before an https URL', 'ftp://elsewhere.example.org/https://api.acme.example.com'],
+		['a host with nothing else', 'https://'],
+		['a path without a host', 'https:///v2'],
 	])('a Base URL that is not one (%s): every request refused', async (_, baseUrl) => {
 		await expect(authenticate({ url: 'https://api.acme.example.com/' }, baseUrl)).rejects.toThrow(
 			/^The credential's Base URL ".*" is not an http\(s\) URL without query, fragment or user info$/,
+		);
+	});
+
+	it('names the Base URL it refuses (without its query), and says how to go on', async () => {
+		const refusal = authenticate({ url: 'https://api.acme.example.com/' }, 'api.acme.example.com/v2?key=secret');
+		await expect(refusal).rejects.toThrow(
+			'The credential\'s Base URL "api.acme.example.com/v2" is not an http(s) URL without query, fragment or user info',
+		);
+		await expect(refusal).rejects.toMatchObject({
+			name: 'ForeignOriginError',
+			description: 'Set Base URL to the API host of your deployment, with its scheme, e.g. https://api.acme.example.com. Nothing was sent.',
+		});
+		await expect(credential.authenticate({ accessToken: 'tok-1' }, { url: 'https://api.acme.example.com/' } as never)).rejects.toThrow(
+			'The credential\'s Base URL "" is not',
 		);
 	});
 });

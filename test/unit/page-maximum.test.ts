@@ -90,6 +90,18 @@ describe('nextPageOf', () => {
 		expect(error.message).toBe('The service sent a full page of /jobs without a way to the next one [item 4]');
 		const withoutItem = thrown(() => nextPageOf(ctx, { data: records(1, 3) }, 3, JOBS));
 		expect(withoutItem.message).toBe('The service sent a full page of /jobs without a way to the next one');
+		expect(withoutItem).toMatchObject({
+			description: expect.stringMatching(/^The page has neither links\.next nor meta\.page\.after \(not even null\), .* run API › Check Compatibility\.$/),
+			failure: { cause: 'configuration-invalid' },
+		});
+		expect((error as NodeOperationError & { context: IDataObject }).context.itemIndex).toBe(4);
+	});
+
+	it('reads links and meta that are null, or not objects, as saying nothing', () => {
+		expect(nextPageOf(ctx, { data: records(1, 2), links: null, meta: null }, 3, JOBS)).toBeNull();
+		expect(nextPageOf(ctx, { data: records(1, 2), links: 'next', meta: { page: null } }, 3, JOBS)).toBeNull();
+		expect(nextPageOf(ctx, { data: records(1, 2), meta: { page: 'c1' } }, 3, JOBS)).toBeNull();
+		expect(() => nextPageOf(ctx, { data: records(1, 3), links: null, meta: null }, 3, JOBS)).toThrow(/without a way to the next one/);
 	});
 });
 
@@ -252,6 +264,55 @@ describe('apiRequestAllItems', () => {
 		expect(all).toHaveLength(3);
 		expect(calls).toHaveLength(1);
 		expect((calls[0].qs as IDataObject)['page[limit]']).toBe(3);
+	});
+
+	it('asks for what is left of the limit on the next page', async () => {
+		const { ctx, calls } = fakeService([
+			{ status: 200, body: page(records(1, 100), 'c1') },
+			{ status: 200, body: page(records(101, 50), 'c2') },
+		]);
+		const all = await apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS, limit: 150 });
+		expect(all).toHaveLength(150);
+		expect(calls.map((call) => (call.qs as IDataObject)['page[limit]'])).toEqual([100, 50]);
+	});
+
+	it('asks nothing for a limit of 0', async () => {
+		const { ctx, calls } = fakeService([{ status: 200, body: page(records(1, 5), null) }]);
+		expect(await apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS, limit: 0 })).toEqual([]);
+		expect(calls).toHaveLength(0);
+	});
+
+	it('refuses an answer that is a list, naming the item', async () => {
+		const { ctx } = fakeService([{ status: 200, body: [] }]);
+		const error = await rejected(apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS, itemIndex: 3 }));
+		expect(error.message).toBe('The service answered GET /jobs with a list without a "data" array [item 3]');
+		expect((error as NodeOperationError).description).toBe('The answer does not have the shape of a JSON:API list, so nothing was read from it.');
+	});
+
+	it('tells a cursor from a link of the same text, and pages on records without an id', async () => {
+		const next = `${BASE}/jobs?p=2`;
+		const { ctx, calls } = fakeService([
+			{ status: 200, body: page(records(1, 1), next) },
+			{ status: 200, body: { data: [{ type: 'jobs' }], links: { next } } },
+			{ status: 200, body: { data: [{ type: 'jobs' }], links: { next: `${BASE}/jobs?p=3` } } },
+			{ status: 200, body: { data: [{ type: 'jobs' }], links: { next: null } } },
+		]);
+		const all = await apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS });
+		expect(all).toHaveLength(4);
+		expect(calls).toHaveLength(4);
+		expect((calls[1].qs as IDataObject)['page[after]']).toBe(next);
+		expect(calls.slice(2).map((call) => call.url)).toEqual([next, `${BASE}/jobs?p=3`]);
+	});
+
+	it('says in the stop that nothing was returned', async () => {
+		const { ctx } = fakeService([
+			{ status: 200, body: page(records(1, 2), 'c1') },
+			{ status: 200, body: page([], 'c2') },
+		]);
+		const error = await rejected(apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS }));
+		expect((error as NodeOperationError).description).toBe(
+			'An empty page still pointed to a next page after 2 records. Nothing was returned, so that no partial list passes for a complete one.',
+		);
 	});
 
 	it('maps every record', async () => {

@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Job, JobStatus } from '../../nodes/FileTransferManager/api/types';
 import type { TriggerState } from '../../nodes/FileTransferManagerTrigger/state';
-import { hashText, readState, writeState } from '../../nodes/FileTransferManagerTrigger/state';
+import { hashText, readState, stateFingerprint, writeState } from '../../nodes/FileTransferManagerTrigger/state';
 import type { WindowResult } from '../../nodes/FileTransferManagerTrigger/sweep';
 import { processWindow } from '../../nodes/FileTransferManagerTrigger/sweep';
 import type { ServiceClock, WatchedEvent } from '../../nodes/FileTransferManagerTrigger/watch';
@@ -284,6 +284,7 @@ describe('readState and writeState', () => {
 		gaps: [
 			{ top: { updatedAt: T2, id: B }, after: { updatedAt: T1, id: C }, atTop: [], page: { after: 'cursor-1' }, until: T0, atUntil: [G] },
 			{ top: { updatedAt: T0, id: A }, after: { updatedAt: T0, id: A }, atTop: [G], page: null, until: null, atUntil: [], handledUpTo: { cursor: FUTURE, atCursor: [B] } },
+			{ top: { updatedAt: T0, id: B }, after: { updatedAt: T0, id: C }, atTop: [], page: { url: 'https://api.example.com/jobs?page=2' }, until: null, atUntil: [] },
 		],
 	});
 
@@ -336,6 +337,24 @@ describe('readState and writeState', () => {
 		['a gap whose end is not a timestamp', { ...full, gaps: [{ ...full.gaps[0], until: 'soon' }] } as unknown as IDataObject],
 		['an ahead entry without status', { ...full, ahead: [{ id: X }] } as unknown as IDataObject],
 		['an ahead entry that is null', { ...full, ahead: [null] } as unknown as IDataObject],
+		['an ahead entry whose id is a number', { ...full, ahead: [{ id: 7, status: 'finished' }] } as unknown as IDataObject],
+		['a version 2 state without ahead', { ...full, version: 2, ahead: undefined } as unknown as IDataObject],
+		['stuck with a number in it', { ...full, stuck: [G, 7] } as unknown as IDataObject],
+		['gaps that are no list', { ...full, gaps: 'none' } as unknown as IDataObject],
+		['a gap that is null', { ...full, gaps: [null] } as unknown as IDataObject],
+		['a gap that is a list', { ...full, gaps: [[full.gaps[0]]] } as unknown as IDataObject],
+		['a gap whose top has no id', { ...full, gaps: [{ ...full.gaps[0], top: { updatedAt: T2 } }] } as unknown as IDataObject],
+		['a gap whose after is not a timestamp', { ...full, gaps: [{ ...full.gaps[0], after: { updatedAt: 'then', id: C } }] } as unknown as IDataObject],
+		['a gap whose atTop is no list of ids', { ...full, gaps: [{ ...full.gaps[0], atTop: [1] }] } as unknown as IDataObject],
+		['a gap whose atUntil is missing', { ...full, gaps: [{ ...full.gaps[0], atUntil: undefined }] } as unknown as IDataObject],
+		['a gap whose page is a list', { ...full, gaps: [{ ...full.gaps[0], page: ['a'] }] } as unknown as IDataObject],
+		['a gap whose page is empty', { ...full, gaps: [{ ...full.gaps[0], page: {} }] } as unknown as IDataObject],
+		['a gap whose page cursor is a number', { ...full, gaps: [{ ...full.gaps[0], page: { after: 7 } }] } as unknown as IDataObject],
+		['a gap whose page has another key', { ...full, gaps: [{ ...full.gaps[0], page: { next: 'a' } }] } as unknown as IDataObject],
+		['a gap whose end is missing', { ...full, gaps: [{ ...full.gaps[0], until: undefined }] } as unknown as IDataObject],
+		['a gap whose handledUpTo is null', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: null }] } as unknown as IDataObject],
+		['a gap whose handledUpTo cursor is not a timestamp', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: { cursor: 'x', atCursor: [] } }] } as unknown as IDataObject],
+		['a gap whose handledUpTo has no ids', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: { cursor: T0 } }] } as unknown as IDataObject],
 	])('count %s as no state', (_name, data) => {
 		expect(readState(data)).toBeUndefined();
 	});
@@ -355,7 +374,30 @@ describe('readState and writeState', () => {
 	});
 });
 
+describe('stateFingerprint', () => {
+	it('hashes the static data as JSON with every object\'s keys in order, undefined entries left out', () => {
+		const data = { b: 1, a: [true, null, 'x', undefined, { z: 2, y: [] }], c: undefined, d: { z: 'é', y: {} } } as unknown as IDataObject;
+		expect(stateFingerprint(data)).toBe(hashText('{"a":[true,null,"x",null,{"y":[],"z":2}],"b":1,"d":{"y":{},"z":"é"}}'));
+	});
+
+	it('is the same whatever the order of the keys, and differs when a value or the order of a list does', () => {
+		const one = stateFingerprint({ version: 3, cursor: T0, atCursor: [A, B] });
+		expect(stateFingerprint({ atCursor: [A, B], cursor: T0, version: 3 })).toBe(one);
+		expect(stateFingerprint({ version: 3, cursor: T0, atCursor: [B, A] })).not.toBe(one);
+		expect(stateFingerprint({ version: 3, cursor: T1, atCursor: [A, B] })).not.toBe(one);
+	});
+});
+
 describe('hashText', () => {
+	it('is cyrb53 with seed 0: the reference values of its published description', () => {
+		// cyrb53's own examples (bryc, "cyrb53: a simple but high quality 53-bit hash"), as hex.
+		expect(hashText('a')).toBe((7929297801672961).toString(16));
+		expect(hashText('b')).toBe((8684336938537663).toString(16));
+		expect(hashText('revenge')).toBe((4051478007546757).toString(16));
+		expect(hashText('revenue')).toBe((8309097637345594).toString(16));
+	});
+
+
 	it('is stable for the same text and differs for different texts', () => {
 		const one = hashText('{"events":["failed","finished"]}');
 		expect(one).toMatch(/^[0-9a-f]+$/);
