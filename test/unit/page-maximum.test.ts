@@ -284,7 +284,7 @@ describe('apiRequestAllItems', () => {
 
 	it('refuses an answer that is a list, naming the item', async () => {
 		const { ctx } = fakeService([{ status: 200, body: [] }]);
-		const error = await rejected(apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS, itemIndex: 3 }));
+		const error = await rejected(apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS, item: { index: 3, stop: new AbortController().signal } }));
 		expect(error.message).toBe('The service answered GET /jobs with a list without a "data" array [item 3]');
 		expect((error as NodeOperationError).description).toBe('The answer does not have the shape of a JSON:API list, so nothing was read from it.');
 	});
