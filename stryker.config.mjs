@@ -18,12 +18,12 @@
 export const FLOORS = {
 	// Pacing: places of requests in flight, Retry-After pauses and the learnt rate budget, Fixed, Auto and what Auto
 	// remembers (the files of limiter.ts were split between line.ts, retryAfter.ts, fixed.ts and pace/index.ts).
-	'nodes/FileTransferManager/transport/pace/index.ts': 80,
-	'nodes/FileTransferManager/transport/pace/line.ts': 80,
-	'nodes/FileTransferManager/transport/pace/retryAfter.ts': 80,
-	'nodes/FileTransferManager/transport/pace/fixed.ts': 80,
-	'nodes/FileTransferManager/transport/pace/auto.ts': 80,
-	'nodes/FileTransferManager/transport/pace/remembered.ts': 84,
+	'nodes/shared/transport/pace/index.ts': 80,
+	'nodes/shared/transport/pace/line.ts': 80,
+	'nodes/shared/transport/pace/retryAfter.ts': 80,
+	'nodes/shared/transport/pace/fixed.ts': 80,
+	'nodes/shared/transport/pace/auto.ts': 80,
+	'nodes/shared/transport/pace/remembered.ts': 84,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 90,
 	// The Guards of Run From Dry Run: what a dry run may become for real.
@@ -33,9 +33,9 @@ export const FLOORS = {
 	'nodes/FileTransferManagerTrigger/watch.ts': 80,
 	'nodes/FileTransferManagerTrigger/state.ts': 80,
 	// Where the credential's token may go, request validation, pagination.
-	'nodes/FileTransferManager/transport/origin.ts': 97,
-	'nodes/FileTransferManager/helpers/validate.ts': 80,
-	'nodes/FileTransferManager/transport/pagination.ts': 90,
+	'nodes/shared/transport/origin.ts': 97,
+	'nodes/shared/input/validate.ts': 80,
+	'nodes/shared/transport/pagination.ts': 90,
 };
 
 export default {

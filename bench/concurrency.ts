@@ -24,7 +24,7 @@ import type { INode, INodeExecutionData, IVersionedNodeType } from 'n8n-workflow
 
 import type { NetworkSettings, RequestRecord } from '../sandbox/src/api';
 import { runNode } from '../test/harness/engine';
-import { forgetRemembered } from '../nodes/FileTransferManager/transport/pace/remembered';
+import { forgetRemembered } from '../nodes/shared/transport/pace/remembered';
 import { sleep } from '../scripts/n8n/waiting';
 import { machine, projectRoot } from './lib/env';
 import type { CountingCredentialsHelper } from './lib/n8n';
@@ -409,8 +409,8 @@ function baseCode(dir: string): NodeCode {
 	const root = path.resolve(dir);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const engine = require(path.join(root, 'test', 'harness', 'engine.ts')) as { runNode: typeof runNode };
-	const learntFile = path.join(root, 'nodes', 'FileTransferManager', 'transport', 'learnt.ts');
-	const rememberedFile = path.join(root, 'nodes', 'FileTransferManager', 'transport', 'pace', 'remembered.ts');
+	const learntFile = path.join(root, 'nodes', 'shared', 'transport', 'learnt.ts');
+	const rememberedFile = path.join(root, 'nodes', 'shared', 'transport', 'pace', 'remembered.ts');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const learnt = fs.existsSync(learntFile) ? (require(learntFile) as { forgetLearntLimits: () => void }) : undefined;
 	// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -28,7 +28,7 @@ import { N8N_VERSION } from '../scripts/n8n/paths';
 import axios from 'axios';
 
 import { DEMO_IDS, startSandbox } from '../sandbox/src';
-import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../nodes/FileTransferManager/transport/settings';
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../nodes/shared/transport/settings';
 import { credentialsFor, runNode, triggerHandle } from '../test/harness/engine';
 import { assertNodeBin, machine, NODE_BIN, projectRoot } from './lib/env';
 import { CountingCredentialsHelper, httpRequestNodePath, loadHttpRequestNode } from './lib/n8n';

@@ -8,7 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { credential } from '../nodes/FileTransferManager/transport';
+import { credential } from '../nodes/shared/transport';
 
 /**
  * OAuth 2.0 client credentials for the File Transfer Management Service. The package makes the token

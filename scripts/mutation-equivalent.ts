@@ -19,7 +19,7 @@ export interface Equivalent {
 
 export const EQUIVALENT: readonly Equivalent[] = [
 	{
-		file: 'nodes/FileTransferManager/transport/pace/remembered.ts',
+		file: 'nodes/shared/transport/pace/remembered.ts',
 		line: 'const parallel = learnt.parallel >= maximum && earlier && earlier.parallel > learnt.parallel ? earlier.parallel : learnt.parallel;',
 		mutator: 'EqualityOperator',
 		original: 'earlier.parallel > learnt.parallel',
@@ -27,7 +27,7 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'remember() keeps earlier.parallel instead of learnt.parallel only when the two are equal: the same number is kept.',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/pace/remembered.ts',
+		file: 'nodes/shared/transport/pace/remembered.ts',
 		line: 'services.delete(service);',
 		mutator: 'CallExpression',
 		original: 'services.delete(service);',
@@ -164,7 +164,7 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'Not logic: the currency parameter\'s help text in the editor, which no code reads (as above).',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/origin.ts',
+		file: 'nodes/shared/transport/origin.ts',
 		line: '} catch {',
 		mutator: 'BlockStatement',
 		original: '{ origin = undefined; }',
@@ -172,7 +172,7 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'origin is undefined before the try and stays so when new URL() throws: the assignment in the catch changes nothing.',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/origin.ts',
+		file: 'nodes/shared/transport/origin.ts',
 		line: 'if (origin === undefined || origin === \'null\') {',
 		mutator: 'ConditionalExpression',
 		original: 'origin === \'null\'',
@@ -180,7 +180,7 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'BASE_URL_PATTERN admits only http(s) URLs, and their origin is never "null": the check is a second guard that no input can reach.',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/origin.ts',
+		file: 'nodes/shared/transport/origin.ts',
 		line: 'if (origin === undefined || origin === \'null\') {',
 		mutator: 'StringLiteral',
 		original: '\'null\'',
@@ -188,7 +188,7 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'As above: an http(s) origin is never "null", nor "".',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/origin.ts',
+		file: 'nodes/shared/transport/origin.ts',
 		line: 'if (target === undefined || target === \'\') return [base];',
 		mutator: 'ConditionalExpression',
 		original: 'target === \'\'',
@@ -196,7 +196,7 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'An empty target joins to the base in both readings (axios\'s join: the base and a slash; new URL(\'\', base): the base), so the origin read is the base\'s either way.',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/origin.ts',
+		file: 'nodes/shared/transport/origin.ts',
 		line: 'const joined = AXIOS_ABSOLUTE.test(target) ? target : `${base.replace(/\\/?\\/$/, \'\')}/${target.replace(/^\\/+/, \'\')}`;',
 		mutator: 'Regex',
 		original: '/^\\/+/',
@@ -204,7 +204,7 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'Only the path of the joined reading changes (a relative target\'s first run of slashes), never its origin, which comes from the base.',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/origin.ts',
+		file: 'nodes/shared/transport/origin.ts',
 		line: 'const joined = AXIOS_ABSOLUTE.test(target) ? target : `${base.replace(/\\/?\\/$/, \'\')}/${target.replace(/^\\/+/, \'\')}`;',
 		mutator: 'Regex',
 		original: '/^\\/+/',
@@ -212,7 +212,7 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'A target with two or more leading slashes is absolute for axios (AXIOS_ABSOLUTE) and never joined; with one, both patterns strip the same slash.',
 	},
 	{
-		file: 'nodes/FileTransferManager/transport/origin.ts',
+		file: 'nodes/shared/transport/origin.ts',
 		line: 'const joined = AXIOS_ABSOLUTE.test(target) ? target : `${base.replace(/\\/?\\/$/, \'\')}/${target.replace(/^\\/+/, \'\')}`;',
 		mutator: 'StringLiteral',
 		original: '\'\'',

@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
 
-import type { Document, Job, ListDocument } from '../../nodes/FileTransferManager/api/types';
+import type { Document, Job, ListDocument } from '../../nodes/shared/api/types';
 
 export class PlainClient {
 	private readonly http: AxiosInstance;

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
 
-import type { JobAttributes, JobStatus } from '../../nodes/FileTransferManager/api/types';
+import type { JobAttributes, JobStatus } from '../../nodes/shared/api/types';
 import type { NetworkSettings, NetworkState, RequestRecord } from '../../sandbox/src/api';
 import { NODE_BIN, projectRoot } from './env';
 

@@ -4,7 +4,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { TestCredentialsHelper } from '../../test/harness/credentials';
 import { runNode } from '../../test/harness/engine';
-import { forgetRemembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
+import { forgetRemembered } from '../../nodes/shared/transport/pace/remembered';
 import type { CountingCredentialsHelper } from './n8n';
 import { httpRequestGetNode, httpRequestPagingNode, nodeTypesWith, runSingleNode } from './n8n';
 import type { IVersionedNodeType } from 'n8n-workflow';

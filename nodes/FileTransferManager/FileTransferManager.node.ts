@@ -15,10 +15,10 @@ import * as job from './actions/job/Job.resource';
 import * as storage from './actions/storage/Storage.resource';
 import * as user from './actions/user/User.resource';
 import { router } from './actions/router';
-import { actionBuilderHint } from './builderHints';
+import { actionBuilderHint } from '../shared/builderHints';
 import { toolReplacements } from './actions/toolDescription';
-import { requestOptions } from './descriptions/common.descriptions';
-import { listSearch } from './methods';
+import { requestOptions } from '../shared/descriptions/common.descriptions';
+import { listSearch } from '../shared/methods';
 
 const resourceProperty: INodeProperties = {
 	displayName: 'Resource',

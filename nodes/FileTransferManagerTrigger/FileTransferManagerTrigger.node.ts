@@ -1,8 +1,8 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { triggerBuilderHint } from '../FileTransferManager/builderHints';
-import { listSearch } from '../FileTransferManager/methods';
+import { triggerBuilderHint } from '../shared/builderHints';
+import { listSearch } from '../shared/methods';
 import { properties, subtitle } from './description';
 import { pollJobs } from './poll';
 

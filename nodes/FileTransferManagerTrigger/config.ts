@@ -1,10 +1,10 @@
 import type { IDataObject, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { FINAL_JOB_STATUSES } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/execution/operationError';
-import { JOB_FILTER_API } from '../FileTransferManager/helpers/jobFilters';
-import type { FilterSpec } from '../FileTransferManager/helpers/filters';
-import { filterQuery, filterSpecsOf, filterValue } from '../FileTransferManager/helpers/filters';
+import { FINAL_JOB_STATUSES } from '../shared/api/types';
+import { operationError } from '../shared/execution/operationError';
+import { JOB_FILTER_API } from '../shared/jobs/jobFilters';
+import type { FilterSpec } from '../shared/input/filters';
+import { filterQuery, filterSpecsOf, filterValue } from '../shared/input/filters';
 import { filters as filtersCollection, MAX_ATTACHED_ERRORS } from './description';
 import { hashText } from './state';
 import type { WatchedEvent } from './watch';

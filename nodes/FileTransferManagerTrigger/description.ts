@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { TRANSFER_TYPES } from '../FileTransferManager/api/types';
+import { TRANSFER_TYPES } from '../shared/api/types';
 import {
 	filtersCollection,
 	accountLocator,
@@ -8,7 +8,7 @@ import {
 	requestOptions,
 	storageLocator,
 	userLocator,
-} from '../FileTransferManager/descriptions/common.descriptions';
+} from '../shared/descriptions/common.descriptions';
 
 const optionalFilter = { required: false, default: { mode: 'list', value: '' } };
 

@@ -1,8 +1,8 @@
 import type { INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Job } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/execution/operationError';
+import type { Job } from '../shared/api/types';
+import { operationError } from '../shared/execution/operationError';
 import type { PollBudget } from './budget';
 import type { TriggerConfig } from './config';
 import { clockOf, listPage, listQuery, pageLoop } from './fetch';

@@ -1,14 +1,14 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { routes } from '../FileTransferManager/api/routes';
-import type { Job } from '../FileTransferManager/api/types';
-import { PAGE_LIMIT_MAX } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/execution/operationError';
-import { filterChecker } from '../FileTransferManager/helpers/listChecks';
-import { recordChecker } from '../FileTransferManager/helpers/shape';
-import { requestPage } from '../FileTransferManager/helpers/checkedRequests';
-import type { NextPage } from '../FileTransferManager/transport';
-import { apiRequestAllItems, deployment, pages } from '../FileTransferManager/transport';
+import { routes } from '../shared/api/routes';
+import type { Job } from '../shared/api/types';
+import { PAGE_LIMIT_MAX } from '../shared/api/types';
+import { operationError } from '../shared/execution/operationError';
+import { filterChecker } from '../shared/answers/listChecks';
+import { recordChecker } from '../shared/answers/shape';
+import { requestPage } from '../shared/answers/checkedRequests';
+import type { NextPage } from '../shared/transport';
+import { apiRequestAllItems, deployment, pages } from '../shared/transport';
 import type { TriggerConfig } from './config';
 import type { ServiceClock } from './watch';
 import { isAheadOf, serviceClock, timeOf } from './watch';

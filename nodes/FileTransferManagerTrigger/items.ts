@@ -1,14 +1,14 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { routes } from '../FileTransferManager/api/routes';
-import type { Job, JobError } from '../FileTransferManager/api/types';
-import { operationError } from '../FileTransferManager/execution/operationError';
-import { flatten } from '../FileTransferManager/helpers/output';
-import { subListFailure } from '../FileTransferManager/helpers/jobSubList';
-import type { CheckedPage } from '../FileTransferManager/helpers/shape';
-import { requestPage } from '../FileTransferManager/helpers/checkedRequests';
-import { jobSummary } from '../FileTransferManager/helpers/summary';
+import { routes } from '../shared/api/routes';
+import type { Job, JobError } from '../shared/api/types';
+import { operationError } from '../shared/execution/operationError';
+import { flatten } from '../shared/answers/output';
+import { subListFailure } from '../shared/jobs/jobSubList';
+import type { CheckedPage } from '../shared/answers/shape';
+import { requestPage } from '../shared/answers/checkedRequests';
+import { jobSummary } from '../shared/jobs/summary';
 import type { TriggerConfig } from './config';
 import type { Observation } from './watch';
 

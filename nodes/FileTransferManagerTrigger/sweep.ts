@@ -1,5 +1,5 @@
-import type { Job, JobStatus } from '../FileTransferManager/api/types';
-import { FINAL_JOB_STATUSES } from '../FileTransferManager/api/types';
+import type { Job, JobStatus } from '../shared/api/types';
+import { FINAL_JOB_STATUSES } from '../shared/api/types';
 import type { AheadEntry, Gap, ListPosition, PageToken, TriggerState } from './state';
 import { STATE_VERSION } from './state';
 import type { Observation, ServiceClock, WatchedEvent } from './watch';

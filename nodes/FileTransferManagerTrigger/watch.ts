@@ -1,4 +1,4 @@
-import type { Job } from '../FileTransferManager/api/types';
+import type { Job } from '../shared/api/types';
 
 export const WATCHABLE_EVENTS = ['canceled', 'failed', 'finished', 'stuck'] as const;
 export type WatchedEvent = (typeof WATCHABLE_EVENTS)[number];

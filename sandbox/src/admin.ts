@@ -1,4 +1,4 @@
-import { JOB_STATUSES, type JobStatus } from '../../nodes/FileTransferManager/api/types';
+import { JOB_STATUSES, type JobStatus } from '../../nodes/shared/api/types';
 import type { ChaosOptions, FaultRule, NetworkSettings, Sandbox } from './api';
 import type { Answer, RequestContext, Router } from './router';
 import { isObject } from './util';

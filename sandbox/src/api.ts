@@ -12,7 +12,7 @@ import type {
 	JobTransfer,
 	Storage,
 	User,
-} from '../../nodes/FileTransferManager/api/types';
+} from '../../nodes/shared/api/types';
 
 export interface SandboxOptions {
 	/** Port on 127.0.0.1; 0 (default) picks a free one. */

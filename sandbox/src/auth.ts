@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { OAuthErrorBody, TokenResponse } from '../../nodes/FileTransferManager/api/types';
+import type { OAuthErrorBody, TokenResponse } from '../../nodes/shared/api/types';
 import { apiError } from './errors';
 
 export interface TokenAnswer {

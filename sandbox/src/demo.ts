@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Job, JobAttributes } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobAttributes } from '../../nodes/shared/api/types';
 import type { DemoIds } from './api';
 import type { StorageRecord, Store } from './store';
 import { writeFileDeep } from './storage-fs';

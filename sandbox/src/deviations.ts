@@ -11,7 +11,7 @@ import {
 	type ApiErrorObject,
 	type Job,
 	type JobStatus,
-} from '../../nodes/FileTransferManager/api/types';
+} from '../../nodes/shared/api/types';
 import type { Engine } from './engine';
 import { ApiError, apiError, errorObject, methodNotAllowed } from './errors';
 import { TIMING } from './pricing';

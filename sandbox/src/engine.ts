@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Job, JobStatus, JobTransfer, TransferStatus } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobStatus, JobTransfer, TransferStatus } from '../../nodes/shared/api/types';
 import { estimateCost, transferCostMs, TIMING } from './pricing';
 import { diskPath, listFiles, normalizeStoragePath, removeFile, writeFileDeep, type ListedFile } from './storage-fs';
 import type { StorageRecord, Store } from './store';

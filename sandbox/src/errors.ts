@@ -1,4 +1,4 @@
-import type { ApiErrorObject, ErrorCode } from '../../nodes/FileTransferManager/api/types';
+import type { ApiErrorObject, ErrorCode } from '../../nodes/shared/api/types';
 
 /** An API error answer: HTTP status plus one or more JSON:API error objects. */
 export class ApiError extends Error {

@@ -8,7 +8,7 @@ import {
 	type JobStatus,
 	type Storage,
 	type User,
-} from '../../nodes/FileTransferManager/api/types';
+} from '../../nodes/shared/api/types';
 import { type Engine, isFinal } from './engine';
 import { apiError, notFound, Problems } from './errors';
 import { type CollectionSpec, CursorCodec, type Page, parseListQuery, resourceSpec, selectOffsetPage, selectPage } from './query';

@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Job, JobAttributes, JobStatus } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobAttributes, JobStatus } from '../../nodes/shared/api/types';
 import { registerAdmin } from './admin';
 import type { KeptCounts, Sandbox, SandboxControl, SandboxOptions, SandboxState } from './api';
 import { Auth } from './auth';

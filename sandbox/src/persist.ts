@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Job, JobError, JobTransfer } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobError, JobTransfer } from '../../nodes/shared/api/types';
 import type { KeptCounts } from './api';
 import type { RunState, Stage } from './engine';
 import type { Journal, RecordKind, StorageRecord, Store } from './store';

@@ -1,4 +1,4 @@
-import type { Money, RetrievalType, StorageType } from '../../nodes/FileTransferManager/api/types';
+import type { Money, RetrievalType, StorageType } from '../../nodes/shared/api/types';
 
 /**
  * The sandbox's pricing and timing model (documented in sandbox/README.md). Times are at speed 1; the

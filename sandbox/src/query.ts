@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../nodes/FileTransferManager/api/types';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../nodes/shared/api/types';
 import { apiError } from './errors';
 import { isObject } from './util';
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Storage } from '../../nodes/FileTransferManager/api/types';
+import type { Storage } from '../../nodes/shared/api/types';
 import type { StorageRecord } from './store';
 
 /** Size reported as bytesTotal for `file` storages (1 TiB). */

@@ -8,7 +8,7 @@ import type {
 	ObjectAwsStorageMetadata,
 	StorageType,
 	User,
-} from '../../nodes/FileTransferManager/api/types';
+} from '../../nodes/shared/api/types';
 import { nextTimestamp } from './util';
 
 /** A storage as the sandbox keeps it; the API resource is built from it (see storage-fs.ts). */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 
-import type { JobStats } from '../../nodes/FileTransferManager/api/types';
+import type { JobStats } from '../../nodes/shared/api/types';
 
 export const uuid = (): string => randomUUID();
 

@@ -9,7 +9,7 @@ import {
 	type JobScope,
 	type RetrievalType,
 	type TransferType,
-} from '../../nodes/FileTransferManager/api/types';
+} from '../../nodes/shared/api/types';
 import { apiError, Problems } from './errors';
 import { defaultJobAttributes } from './demo';
 import type { Store } from './store';

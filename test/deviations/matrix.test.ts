@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { JobStatus } from '../../nodes/FileTransferManager/api/types';
+import type { JobStatus } from '../../nodes/shared/api/types';
 import { DEMO_IDS, startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';

@@ -28,7 +28,7 @@ import { randomId } from '../../scripts/n8n/headless';
 import { N8N_VERSION, n8nInstallDir } from '../../scripts/n8n/paths';
 import { ensureWorkflow, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { until } from '../../scripts/n8n/waiting';
-import type { Job } from '../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../nodes/shared/api/types';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, readExample } from './helpers/examples';
 import { startScriptedModel, type Reply, type ScriptedModel, type Turn } from './helpers/scriptedModel';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './helpers/smtpSink';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { DEMO_IDS, type Sandbox } from '../../sandbox/src';
 import { nodeOutput, randomId, type RunResult } from '../../scripts/n8n/headless';
 import { withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
-import type { Job } from '../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../nodes/shared/api/types';
 import {
 	EXAMPLE_CREDENTIAL_NAME,
 	EXAMPLE_FILES,

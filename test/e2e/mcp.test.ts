@@ -39,7 +39,7 @@ import type { RestClient } from '../../scripts/n8n/n8nApi';
 import { sleep, until } from '../../scripts/n8n/waiting';
 import { BEARER_CREDENTIAL_TYPE, ensureBearerCredential, withBearerCredential } from '../../scripts/n8n/mcpAuth';
 import { ensureWorkflow, mcpServerUrls, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
-import type { Job } from '../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../nodes/shared/api/types';
 import { N8N_VERSION, n8nMajor } from '../../scripts/n8n/paths';
 import { EXAMPLE_CREDENTIAL_NAME, EXAMPLE_FILES, listFiles, readExample } from './helpers/examples';
 import { useN8nStack } from './helpers/stack';

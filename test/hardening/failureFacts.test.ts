@@ -8,9 +8,9 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { failureFacts, noteTokenFailure } from '../../nodes/FileTransferManager/transport/failure';
-import type { TokenFailure } from '../../nodes/FileTransferManager/transport/failure';
-import { tokenMessage } from '../../nodes/FileTransferManager/transport/token';
+import { failureFacts, noteTokenFailure } from '../../nodes/shared/transport/failure';
+import type { TokenFailure } from '../../nodes/shared/transport/failure';
+import { tokenMessage } from '../../nodes/shared/transport/token';
 
 const ERROR_DOCUMENT = {
 	errors: [{ status: '404', code: 'entity-not-found', title: 'Entity Not Found', detail: 'No such job.' }],

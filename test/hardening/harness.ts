@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { LoggerProxy } from 'n8n-workflow';
 
-import type { Group, Job, User } from '../../nodes/FileTransferManager/api/types';
+import type { Group, Job, User } from '../../nodes/shared/api/types';
 import { DEMO_IDS } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';

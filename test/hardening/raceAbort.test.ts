@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 
-import { raceAbort } from '../../nodes/FileTransferManager/transport/attempt';
+import { raceAbort } from '../../nodes/shared/transport/attempt';
 
 describe('raceAbort', () => {
 	it('a request that answers first: its value, and no listener left on the signal', async () => {

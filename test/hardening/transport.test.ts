@@ -6,7 +6,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { retryAfterSeconds, retryDelayMs } from '../../nodes/FileTransferManager/transport/retry';
+import { retryAfterSeconds, retryDelayMs } from '../../nodes/shared/transport/retry';
 import { startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import { startRecordingProxy } from '../credential/proxy';

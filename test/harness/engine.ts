@@ -19,8 +19,8 @@ import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, setSafeRegexE
 
 import { FileTransferManager } from '../../nodes/FileTransferManager/FileTransferManager.node';
 import { FileTransferManagerTrigger } from '../../nodes/FileTransferManagerTrigger/FileTransferManagerTrigger.node';
-import { forgetFetchedTokens } from '../../nodes/FileTransferManager/transport/token';
-import { forgetRemembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
+import { forgetFetchedTokens } from '../../nodes/shared/transport/token';
+import { forgetRemembered } from '../../nodes/shared/transport/pace/remembered';
 import { CREDENTIAL_ID, CREDENTIAL_TYPE, TestCredentialsHelper } from './credentials';
 
 /**

@@ -2,7 +2,7 @@ import { startSandbox } from '../../sandbox/src';
 import type { Sandbox, SandboxOptions } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from './credentials';
 import { credentialsFor } from './engine';
-import { forgetRemembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
+import { forgetRemembered } from '../../nodes/shared/transport/pace/remembered';
 
 /** A running sandbox and the credential a user would fill in for it. */
 export interface NodeSandbox {

@@ -9,7 +9,7 @@
 import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { operationError } from '../../nodes/FileTransferManager/execution/operationError';
+import { operationError } from '../../nodes/shared/execution/operationError';
 import { DEMO_IDS, startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
 import type { RecordingProxy } from '../credential/proxy';

@@ -2,8 +2,8 @@
  * Ids: an id the service sends is a UUID before it goes into a request path. A created
  * job whose id is `..` must not make Wait for Completion call `GET /`, nor Attach Errors `GET /errors`.
  */
-import { routes, UnsafeRouteIdError } from '../../nodes/FileTransferManager/api/routes';
-import { searchJobs, searchUsers } from '../../nodes/FileTransferManager/methods/listSearch';
+import { routes, UnsafeRouteIdError } from '../../nodes/shared/api/routes';
+import { searchJobs, searchUsers } from '../../nodes/shared/methods/listSearch';
 import { json } from './servers';
 import {
 	DEMO_IDS,

@@ -2,7 +2,7 @@
  * Keys: output fields the node defines cannot be overwritten by attributes; an
  * attribute of the same name is output under `apiAttributes`.
  */
-import { searchJobs } from '../../nodes/FileTransferManager/methods/listSearch';
+import { searchJobs } from '../../nodes/shared/methods/listSearch';
 import { json } from './servers';
 import { DEMO_IDS, JOB_ID, ONE_JOB, jobLike, listOf, pickerContext, rl, triggerFor, useHostileService } from './shapesHarness';
 

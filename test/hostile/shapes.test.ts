@@ -2,7 +2,7 @@
  * Shapes: a malformed document is an error naming what was wrong and which request got it,
  * never a TypeError, in the operations, the editor's pickers and the trigger.
  */
-import { searchJobs } from '../../nodes/FileTransferManager/methods/listSearch';
+import { searchJobs } from '../../nodes/shared/methods/listSearch';
 import { json } from './servers';
 import { DEMO_IDS, JOB_ID, ONE_JOB, jobLike, listOf, pickerContext, rl, useHostileService } from './shapesHarness';
 

@@ -7,7 +7,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { DEMO_IDS, startSandbox } from '../../sandbox/src';
 import type { Sandbox } from '../../sandbox/src/api';
-import type { Job } from '../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../nodes/shared/api/types';
 import type { TestCredentialsHelper } from '../harness/credentials';
 import type { NodeRunResult } from '../harness/engine';
 import { credentialsFor, runNode, triggerHandle } from '../harness/engine';

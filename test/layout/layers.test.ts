@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import * as transportIndex from '../../nodes/FileTransferManager/transport';
+import * as transportIndex from '../../nodes/shared/transport';
 
 const ROOT = path.join(__dirname, '..', '..');
 const NODE = path.join(ROOT, 'nodes', 'FileTransferManager');

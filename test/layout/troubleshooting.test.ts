@@ -14,9 +14,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { FileTransferManagerOAuth2Api } from '../../credentials/FileTransferManagerOAuth2Api.credentials';
 import { FileTransferManager } from '../../nodes/FileTransferManager/FileTransferManager.node';
-import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '../../nodes/FileTransferManager/helpers/validate';
-import { MAX_REDIRECTS } from '../../nodes/FileTransferManager/transport/adaptations';
-import { DEFAULT_TRANSPORT, MAX_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '../../nodes/shared/input/validate';
+import { MAX_REDIRECTS } from '../../nodes/shared/transport/adaptations';
+import { DEFAULT_TRANSPORT, MAX_PARALLEL } from '../../nodes/shared/transport/settings';
 import { FileTransferManagerTrigger } from '../../nodes/FileTransferManagerTrigger/FileTransferManagerTrigger.node';
 import { MAX_ATTACHED_ERRORS } from '../../nodes/FileTransferManagerTrigger/description';
 import { collectMessageParts, meaningfulParts, parameterLabels } from './messages';

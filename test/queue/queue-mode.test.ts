@@ -24,7 +24,7 @@ import {
 import { DEMO_IDS } from '../../sandbox/src';
 import { ensureCredential } from '../../scripts/n8n/credentials';
 import { sleep } from '../../scripts/n8n/waiting';
-import { FRESH_KEPT_MS } from '../../nodes/FileTransferManager/transport/token';
+import { FRESH_KEPT_MS } from '../../nodes/shared/transport/token';
 import type { QueueStack } from '../../scripts/n8n/queue/stack';
 import {
 	MINUTE,

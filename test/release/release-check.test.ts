@@ -43,7 +43,7 @@ beforeEach(() => {
 	write('README.md', '# n8n-nodes-file-transfer-manager');
 	write(
 		CREDENTIAL_JS,
-		`"use strict";\nconst origin_1 = require("../nodes/FileTransferManager/transport/origin");\nconst n8n_workflow_1 = require("n8n-workflow");\nclass C {\n    constructor() {\n        this.documentationUrl = '${REPO}#credentials';\n    }\n}\nexports.C = C;\n//# sourceMappingURL=FileTransferManagerOAuth2Api.credentials.js.map`,
+		`"use strict";\nconst origin_1 = require("../nodes/shared/transport/origin");\nconst n8n_workflow_1 = require("n8n-workflow");\nclass C {\n    constructor() {\n        this.documentationUrl = '${REPO}#credentials';\n    }\n}\nexports.C = C;\n//# sourceMappingURL=FileTransferManagerOAuth2Api.credentials.js.map`,
 	);
 	write(`${CREDENTIAL_JS}.map`, JSON.stringify({ version: 3, sources: ['../../credentials/FileTransferManagerOAuth2Api.credentials.ts'], mappings: '' }));
 	write(CODEX, JSON.stringify({ resources: { primaryDocumentation: [{ url: `${REPO}#operations` }] } }));

@@ -1,5 +1,5 @@
 import { DEMO_IDS } from '../../sandbox/src';
-import type { JobAttributes } from '../../nodes/FileTransferManager/api/types';
+import type { JobAttributes } from '../../nodes/shared/api/types';
 import {
 	createJobOk,
 	emptyStats,

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_IDS, startSandbox } from '../../sandbox/src';
 import { DEVIATION_MODES, KNOWN_FILTERS, parseDeviations } from '../../sandbox/src/deviations';
-import type { JobAttributes } from '../../nodes/FileTransferManager/api/types';
+import type { JobAttributes } from '../../nodes/shared/api/types';
 import {
 	Api,
 	JSONAPI,

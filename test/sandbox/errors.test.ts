@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_IDS } from '../../sandbox/src';
-import { ERROR_CODES, type ErrorCode } from '../../nodes/FileTransferManager/api/types';
+import { ERROR_CODES, type ErrorCode } from '../../nodes/shared/api/types';
 import {
 	createJob,
 	expectError,

@@ -14,7 +14,7 @@ import type {
 	JobCreateAttributes,
 	JobStatus,
 	StorageType,
-} from '../../nodes/FileTransferManager/api/types';
+} from '../../nodes/shared/api/types';
 
 export const JSONAPI = 'application/vnd.api+json';
 const NOT_FOUND_TITLE = 'Entity Not Found';

@@ -1,5 +1,5 @@
 import { DEMO_IDS } from '../../sandbox/src';
-import { JOB_STATUSES, type JobStatus } from '../../nodes/FileTransferManager/api/types';
+import { JOB_STATUSES, type JobStatus } from '../../nodes/shared/api/types';
 import {
 	ISO_MS,
 	createJobOk,

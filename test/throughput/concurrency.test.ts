@@ -10,7 +10,7 @@ import type { Sandbox } from '../../sandbox/src/api';
 import type { TestCredentialsHelper } from '../harness/credentials';
 import { runNode, type NodeRunResult } from '../harness/engine';
 import { RESOURCES, type ResourceCase } from '../settings/cases';
-import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from '../../nodes/shared/transport/settings';
 import { rl } from '../harness/locator';
 import { demoDryRunCopy } from '../harness/parameters';
 import { useNodeSandbox } from '../harness/sandbox';

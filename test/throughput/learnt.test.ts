@@ -13,10 +13,10 @@ import { TestCredentialsHelper } from '../harness/credentials';
 import { runNode } from '../harness/engine';
 import { useNodeSandbox } from '../harness/sandbox';
 import { jobGet, jobItems, mostAtOnce } from './jobGet';
-import { DEFAULT_PARALLEL } from '../../nodes/FileTransferManager/transport/settings';
-import type { Remembered } from '../../nodes/FileTransferManager/transport/pace/remembered';
-import { serviceKey } from '../../nodes/FileTransferManager/transport/connection';
-import { KEPT_MS, recall, remember } from '../../nodes/FileTransferManager/transport/pace/remembered';
+import { DEFAULT_PARALLEL } from '../../nodes/shared/transport/settings';
+import type { Remembered } from '../../nodes/shared/transport/pace/remembered';
+import { serviceKey } from '../../nodes/shared/transport/connection';
+import { KEPT_MS, recall, remember } from '../../nodes/shared/transport/pace/remembered';
 
 let sandbox: Sandbox;
 let credentials: TestCredentialsHelper;

@@ -1,4 +1,4 @@
-import type { Job, JobStatus } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobStatus } from '../../nodes/shared/api/types';
 import type { Sandbox } from '../../sandbox/src/api';
 import {
 	handleFor,

@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Job, JobStats } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobStats } from '../../nodes/shared/api/types';
 import type { Sandbox } from '../../sandbox/src/api';
 import { DEMO_IDS, handleFor, keys, nextMillisecond, params, pollJson, rl, sandboxForTrigger, triggerState } from './helpers';
 

@@ -1,8 +1,8 @@
 import type { INode, IPollFunctions } from 'n8n-workflow';
 
-import type { Job } from '../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../nodes/shared/api/types';
 import type { TriggerConfig } from '../../nodes/FileTransferManagerTrigger/config';
-import { jobSummary } from '../../nodes/FileTransferManager/helpers/summary';
+import { jobSummary } from '../../nodes/shared/jobs/summary';
 import { toItems } from '../../nodes/FileTransferManagerTrigger/items';
 
 const node: INode = {

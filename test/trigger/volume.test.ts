@@ -1,4 +1,4 @@
-import type { JobStatus } from '../../nodes/FileTransferManager/api/types';
+import type { JobStatus } from '../../nodes/shared/api/types';
 import type { FaultKind, Sandbox } from '../../sandbox/src/api';
 import { countBy, handleFor, keys, nextMillisecond, pollJson, sandboxForTrigger, triggerState } from './helpers';
 import { seededRandom } from '../../sandbox/src/util';

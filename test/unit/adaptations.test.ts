@@ -2,7 +2,7 @@
  * The server adaptations of the transport (transport/adaptations.ts), rule by rule, from plain facts: what
  * each meets and what it leaves to the retry policy and the error mapping. No request is made.
  */
-import type { RequestState } from '../../nodes/FileTransferManager/transport/adaptations';
+import type { RequestState } from '../../nodes/shared/transport/adaptations';
 import {
 	ADAPTATIONS,
 	deleteAlreadyDone,
@@ -13,8 +13,8 @@ import {
 	sameOriginRedirect,
 	statedPageMaximum,
 	statedPageMaximumRule,
-} from '../../nodes/FileTransferManager/transport/adaptations';
-import type { FailureFacts } from '../../nodes/FileTransferManager/transport/failure';
+} from '../../nodes/shared/transport/adaptations';
+import type { FailureFacts } from '../../nodes/shared/transport/failure';
 
 const ORIGIN = 'https://api.example.com';
 

@@ -1,5 +1,5 @@
 /**
- * builderHint of both nodes (nodes/FileTransferManager/builderHints.ts): what n8n 2.x's AI workflow builder
+ * builderHint of both nodes (nodes/shared/builderHints.ts): what n8n 2.x's AI workflow builder
  * reads. A one-sentence searchHint each; relatedNodes that name real node types (n8n's own, or this package's
  * under its package name); and plain data, so that n8n 1.x, which has no such key, carries it along unread.
  */

@@ -10,8 +10,8 @@
  */
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { routes } from '../../nodes/FileTransferManager/api/routes';
-import { apiRequest } from '../../nodes/FileTransferManager/transport/request';
+import { routes } from '../../nodes/shared/api/routes';
+import { apiRequest } from '../../nodes/shared/transport/request';
 import { NODE, rejected, uuid } from './fixtures';
 
 interface Seen {

@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { Job } from '../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../nodes/shared/api/types';
 import type { CostMaximum } from '../../nodes/FileTransferManager/helpers/costGuard';
 import { checkCostMaximum, costGuardProperties, readCostMaximum } from '../../nodes/FileTransferManager/helpers/costGuard';
 import { executeContext, makeJob, NODE, thrown, uuid } from './fixtures';

@@ -6,10 +6,10 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 
-import { egressRefusalOf, egressTexts } from '../../nodes/FileTransferManager/transport/egress';
-import { failureFacts, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
-import { loadSignalOf } from '../../nodes/FileTransferManager/transport/pace/auto';
-import { failureCauseOf } from '../../nodes/FileTransferManager/transport/failureCause';
+import { egressRefusalOf, egressTexts } from '../../nodes/shared/transport/egress';
+import { failureFacts, verdictOf } from '../../nodes/shared/transport/failure';
+import { loadSignalOf } from '../../nodes/shared/transport/pace/auto';
+import { failureCauseOf } from '../../nodes/shared/transport/failureCause';
 
 import { n8nSsrfErrors } from '../harness/ssrf';
 

@@ -4,10 +4,10 @@
  */
 import { ACTIONABLE_CAUSES, TIMED_CAUSES } from 'n8n-workflow';
 
-import type { FailureFacts } from '../../nodes/FileTransferManager/transport/failure';
-import { declareFailure } from '../../nodes/FileTransferManager/execution/declareFailure';
-import { failureCauseOf, waitOf } from '../../nodes/FileTransferManager/transport/failureCause';
-import type { TokenFailure } from '../../nodes/FileTransferManager/transport/failure';
+import type { FailureFacts } from '../../nodes/shared/transport/failure';
+import { declareFailure } from '../../nodes/shared/execution/declareFailure';
+import { failureCauseOf, waitOf } from '../../nodes/shared/transport/failureCause';
+import type { TokenFailure } from '../../nodes/shared/transport/failure';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({ headers: {}, body: undefined, ...overrides });

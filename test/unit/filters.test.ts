@@ -12,9 +12,9 @@ import * as group from '../../nodes/FileTransferManager/actions/group/Group.reso
 import * as job from '../../nodes/FileTransferManager/actions/job/Job.resource';
 import * as storage from '../../nodes/FileTransferManager/actions/storage/Storage.resource';
 import * as user from '../../nodes/FileTransferManager/actions/user/User.resource';
-import { JOB_FILTER_FIELDS, JOB_STATUSES } from '../../nodes/FileTransferManager/api/types';
-import type { FilterKind, FilterSpec } from '../../nodes/FileTransferManager/helpers/filters';
-import { filterSpecsOf } from '../../nodes/FileTransferManager/helpers/filters';
+import { JOB_FILTER_FIELDS, JOB_STATUSES } from '../../nodes/shared/api/types';
+import type { FilterKind, FilterSpec } from '../../nodes/shared/input/filters';
+import { filterSpecsOf } from '../../nodes/shared/input/filters';
 import { FileTransferManagerTrigger } from '../../nodes/FileTransferManagerTrigger/FileTransferManagerTrigger.node';
 import { readConfig } from '../../nodes/FileTransferManagerTrigger/config';
 import { offeredOperations } from '../harness/operations';

@@ -4,7 +4,7 @@
  */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import type { Job, JobAttributes, JobStats } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobAttributes, JobStats } from '../../nodes/shared/api/types';
 import { emptyStats } from '../../sandbox/src/util';
 
 export const NODE: INode = {

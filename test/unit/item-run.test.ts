@@ -5,7 +5,7 @@
  * start while it waits.
  */
 import { runItems } from '../../nodes/FileTransferManager/actions/itemRun';
-import type { ItemContext } from '../../nodes/FileTransferManager/execution/item';
+import type { ItemContext } from '../../nodes/shared/execution/item';
 import { rejected } from './fixtures';
 
 /** Lets every promise that can settle now settle. */

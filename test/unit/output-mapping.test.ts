@@ -1,15 +1,15 @@
 /**
  * What the nodes output for a record, from plain records: flattening and the node's own keys
- * (helpers/output.ts), simplified and full jobs, transfers and errors (helpers/jobOutput.ts), the
- * summary and its one-line text (helpers/summary.ts), and the trigger's items (items.ts) where they need
+ * (nodes/shared/answers/output.ts), simplified and full jobs, transfers and errors (helpers/jobOutput.ts), the
+ * summary and its one-line text (nodes/shared/jobs/summary.ts), and the trigger's items (items.ts) where they need
  * no request. The expected texts are the examples of docs/operations.md and docs/trigger.md.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { AnyResource, JobError, JobTransfer, TransferStatus } from '../../nodes/FileTransferManager/api/types';
+import type { AnyResource, JobError, JobTransfer, TransferStatus } from '../../nodes/shared/api/types';
 import { jobErrorJson, jobJson, transferJson } from '../../nodes/FileTransferManager/helpers/jobOutput';
-import { asItems, flatten } from '../../nodes/FileTransferManager/helpers/output';
-import { jobSummary } from '../../nodes/FileTransferManager/helpers/summary';
+import { asItems, flatten } from '../../nodes/shared/answers/output';
+import { jobSummary } from '../../nodes/shared/jobs/summary';
 import type { TriggerConfig } from '../../nodes/FileTransferManagerTrigger/config';
 import { toItems } from '../../nodes/FileTransferManagerTrigger/items';
 import { ACCOUNT_ID, makeJob, SOURCE_ID, TARGET_ID, uuid } from './fixtures';

@@ -9,11 +9,11 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { routes } from '../../nodes/FileTransferManager/api/routes';
-import type { ApiErrorObject } from '../../nodes/FileTransferManager/api/types';
-import { apiRequestAllItems, nextPageOf, pageRequest } from '../../nodes/FileTransferManager/transport/pagination';
-import { apiRequest } from '../../nodes/FileTransferManager/transport/request';
-import { servedPageLimit } from '../../nodes/FileTransferManager/transport/deviations';
+import { routes } from '../../nodes/shared/api/routes';
+import type { ApiErrorObject } from '../../nodes/shared/api/types';
+import { apiRequestAllItems, nextPageOf, pageRequest } from '../../nodes/shared/transport/pagination';
+import { apiRequest } from '../../nodes/shared/transport/request';
+import { servedPageLimit } from '../../nodes/shared/transport/deviations';
 import { NODE, rejected, thrown, uuid } from './fixtures';
 
 const BASE = 'https://ftm.example.com/v2';

@@ -6,7 +6,7 @@
  */
 import type { INode, NodeOperationError } from 'n8n-workflow';
 
-import type { Job, JobAttributes, JobStats } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobAttributes, JobStats } from '../../nodes/shared/api/types';
 import {
 	checkRunGuards,
 	FUTURE_TOLERANCE_MS,
@@ -17,7 +17,7 @@ import {
 	runGuardProperties,
 	type RunGuards,
 } from '../../nodes/FileTransferManager/helpers/runGuards';
-import { CONFLICT_HANDLINGS, TRANSFER_TYPES } from '../../nodes/FileTransferManager/api/types';
+import { CONFLICT_HANDLINGS, TRANSFER_TYPES } from '../../nodes/shared/api/types';
 import { executeContext, makeJob, NODE, TARGET_ID, thrown, uuid } from './fixtures';
 
 const DRY_RUN = uuid(0xd1);

@@ -7,7 +7,7 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 
-import { forgetFetchedTokens, requestToken } from '../../nodes/FileTransferManager/transport/token';
+import { forgetFetchedTokens, requestToken } from '../../nodes/shared/transport/token';
 
 const CREDENTIALS: ICredentialDataDecryptedObject = {
 	baseUrl: 'https://ftm.example.com/api',

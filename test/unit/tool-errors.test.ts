@@ -1,5 +1,5 @@
 /**
- * Input and API errors in tool use (execution/toolUse.ts, helpers/validate.ts, transport/errors.ts): an ID
+ * Input and API errors in tool use (execution/toolUse.ts, nodes/shared/input/validate.ts, transport/errors.ts): an ID
  * parameter says what it must be, what it got and where to find one, by the name the model knows it by,
  * without "[item N]" or editor hints; a 404 names the record. Outside tool use nothing changes.
  * docs/operations.md › As an AI agent tool.
@@ -7,18 +7,18 @@
 import type { IExecuteFunctions, INode, INodeParameters, NodeOperationError } from 'n8n-workflow';
 
 import { FILTERS as JOB_FILTERS } from '../../nodes/FileTransferManager/actions/job/getMany.operation';
-import { routes } from '../../nodes/FileTransferManager/api/routes';
-import { toNodeApiError } from '../../nodes/FileTransferManager/transport/errors';
-import { DEFAULT_TRANSPORT } from '../../nodes/FileTransferManager/transport/settings';
+import { routes } from '../../nodes/shared/api/routes';
+import { toNodeApiError } from '../../nodes/shared/transport/errors';
+import { DEFAULT_TRANSPORT } from '../../nodes/shared/transport/settings';
 import {
 	isToolUse,
 	notFoundInToolUse,
 	recordKindOf,
 	toolParameterName,
-} from '../../nodes/FileTransferManager/execution/toolUse';
-import { itemError } from '../../nodes/FileTransferManager/execution/operationError';
-import { filterQuery } from '../../nodes/FileTransferManager/helpers/filters';
-import { optionalUuid, requireLocatorId, requireUuid } from '../../nodes/FileTransferManager/helpers/validate';
+} from '../../nodes/shared/execution/toolUse';
+import { itemError } from '../../nodes/shared/execution/operationError';
+import { filterQuery } from '../../nodes/shared/input/filters';
+import { optionalUuid, requireLocatorId, requireUuid } from '../../nodes/shared/input/validate';
 import { executeContext, NODE, thrown } from './fixtures';
 
 const TOOL_NODE: INode = { ...NODE, type: `${NODE.type}Tool` };

@@ -1,13 +1,13 @@
 /**
- * Jobs in tool use (helpers/jobOutput.ts, helpers/summary.ts): the tool shape, summary line first, each
+ * Jobs in tool use (helpers/jobOutput.ts, nodes/shared/jobs/summary.ts): the tool shape, summary line first, each
  * figure once; the summary line of dry runs and real jobs in every status; the editor's shapes unchanged;
  * and the bytes per job item of each shape, printed. docs/operations.md › As an AI agent tool.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { jobItemJson, jobJson, readJobShape, statusJobJson } from '../../nodes/FileTransferManager/helpers/jobOutput';
-import { flatten } from '../../nodes/FileTransferManager/helpers/output';
-import { jobSummary, toolSummaryLine } from '../../nodes/FileTransferManager/helpers/summary';
+import { flatten } from '../../nodes/shared/answers/output';
+import { jobSummary, toolSummaryLine } from '../../nodes/shared/jobs/summary';
 import { executeContext, makeJob, NODE, uuid } from './fixtures';
 
 const toolContext = (parameters: Record<string, unknown> = {}): IExecuteFunctions => {

@@ -7,7 +7,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { Job, JobStatus } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobStatus } from '../../nodes/shared/api/types';
 import { OWN_POLL_BOUND_MS, PollBudget, pollBudgetOf } from '../../nodes/FileTransferManagerTrigger/budget';
 import type { Budget, ListSource } from '../../nodes/FileTransferManagerTrigger/drain';
 import { sweepList } from '../../nodes/FileTransferManagerTrigger/drain';

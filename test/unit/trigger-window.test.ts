@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Job, JobStatus } from '../../nodes/FileTransferManager/api/types';
+import type { Job, JobStatus } from '../../nodes/shared/api/types';
 import type { TriggerState } from '../../nodes/FileTransferManagerTrigger/state';
 import { hashText, readState, stateFingerprint, writeState } from '../../nodes/FileTransferManagerTrigger/state';
 import type { WindowResult } from '../../nodes/FileTransferManagerTrigger/sweep';

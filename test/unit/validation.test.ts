@@ -1,12 +1,12 @@
 /**
- * The input checks of helpers/validate.ts, filters.ts and sort.ts, called as the operations call them, with a context that only
+ * The input checks of nodes/shared/input/validate.ts, filters.ts and sort.ts, called as the operations call them, with a context that only
  * knows its node and parameters. docs/operations.md: "The error names the field and the item, e.g.
  * `"Group" must be a UUID, got "group-42" [item 3]`", and nothing is sent.
  */
 import type { NodeOperationError } from 'n8n-workflow';
 
 import { FILTERS as JOB_FILTERS } from '../../nodes/FileTransferManager/actions/job/getMany.operation';
-import { filterQuery, filterValue } from '../../nodes/FileTransferManager/helpers/filters';
+import { filterQuery, filterValue } from '../../nodes/shared/input/filters';
 import {
 	invalidInput,
 	locatorValue,
@@ -23,7 +23,7 @@ import {
 	requireTimeZone,
 	requireUuid,
 	shown,
-} from '../../nodes/FileTransferManager/helpers/validate';
+} from '../../nodes/shared/input/validate';
 import { sortParameter } from '../../nodes/FileTransferManager/helpers/sort';
 import { executeContext, NODE, thrown, uuid } from './fixtures';
 

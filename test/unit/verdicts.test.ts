@@ -2,9 +2,9 @@
  * Whether a failed attempt may be repeated (transport/failure.ts) and how long to wait before it
  * (transport/retry.ts), from plain facts: no request is made.
  */
-import type { FailureFacts, TokenFailureKind } from '../../nodes/FileTransferManager/transport/failure';
-import { header, parseJson, verdictOf } from '../../nodes/FileTransferManager/transport/failure';
-import { retryAfterSeconds, retryDelayMs } from '../../nodes/FileTransferManager/transport/retry';
+import type { FailureFacts, TokenFailureKind } from '../../nodes/shared/transport/failure';
+import { header, parseJson, verdictOf } from '../../nodes/shared/transport/failure';
+import { retryAfterSeconds, retryDelayMs } from '../../nodes/shared/transport/retry';
 
 const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({ headers: {}, body: undefined, ...overrides });
 

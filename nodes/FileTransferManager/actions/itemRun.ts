@@ -5,7 +5,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import type { ItemContext } from '../execution/item';
+import type { ItemContext } from '../../shared/execution/item';
 
 /**
  * Items started in one go: then the loop waits for the event loop's next turn, so that the requests they queued

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { operationError } from '../execution/operationError';
-import type { ItemContext } from '../execution/item';
-import { requestSettings } from '../transport';
+import { operationError } from '../../shared/execution/operationError';
+import type { ItemContext } from '../../shared/execution/item';
+import { requestSettings } from '../../shared/transport';
 import * as account from './account/Account.resource';
 import * as api from './api/Api.resource';
 import * as group from './group/Group.resource';

@@ -6,10 +6,10 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Job } from '../api/types';
-import { itemError } from '../execution/operationError';
-import { isToolUse } from '../execution/toolUse';
-import { invalidInput, shown } from './validate';
+import type { Job } from '../../shared/api/types';
+import { itemError } from '../../shared/execution/operationError';
+import { isToolUse } from '../../shared/execution/toolUse';
+import { invalidInput, shown } from '../../shared/input/validate';
 
 const MAX_FIELD = 'Max Estimated Cost';
 const CURRENCY_FIELD = 'Max Estimated Cost Currency';

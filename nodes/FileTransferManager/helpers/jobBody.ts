@@ -8,14 +8,14 @@ import type {
 	RetrievalType,
 	ScopeRule,
 	TransferType,
-} from '../api/types';
+} from '../../shared/api/types';
 import {
 	CONFLICT_HANDLINGS,
 	RETRIEVAL_TYPES,
 	RULE_CONDITIONS,
 	RULE_TYPES,
 	TRANSFER_TYPES,
-} from '../api/types';
+} from '../../shared/api/types';
 import {
 	invalidInput,
 	locatorValue,
@@ -27,7 +27,7 @@ import {
 	MAX_NAME_LENGTH,
 	requireMaxLength,
 	shown,
-} from './validate';
+} from '../../shared/input/validate';
 
 /**
  * A storage path: empty means the storage root (null); anything else must be absolute. Trailing slashes

@@ -5,17 +5,17 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { routes } from '../api/routes';
-import type { CreateBody, Job, JobCreateAttributes } from '../api/types';
-import type { ItemContext } from '../execution/item';
-import { itemError } from '../execution/operationError';
-import { perRun } from '../execution/perRun';
-import { apiRequestAllItems } from '../transport';
+import { routes } from '../../shared/api/routes';
+import type { CreateBody, Job, JobCreateAttributes } from '../../shared/api/types';
+import type { ItemContext } from '../../shared/execution/item';
+import { itemError } from '../../shared/execution/operationError';
+import { perRun } from '../../shared/execution/perRun';
+import { apiRequestAllItems } from '../../shared/transport';
 import { samePath } from './jobBody';
 import type { IfNameExists } from './jobNameExists';
 import { IF_NAME_EXISTS_FIELD } from './jobNameExists';
 import { createRecord } from './recordCreate';
-import { recordChecker } from './shape';
+import { recordChecker } from '../../shared/answers/shape';
 
 export interface CreatedJob {
 	job: Job;

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput, requireOneOf } from './validate';
+import { invalidInput, requireOneOf } from '../../shared/input/validate';
 
 const IF_NAME_EXISTS = ['createAnother', 'useExisting', 'fail'] as const;
 export type IfNameExists = (typeof IF_NAME_EXISTS)[number];

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Job, JobError, JobStats, JobTransfer, Money } from '../api/types';
-import { TRANSFER_STATUS } from '../api/types';
-import { isToolUse } from '../execution/toolUse';
-import { flatten } from './output';
-import { amountOf, jobSummary, toolSummaryLine } from './summary';
-import { invalidInput, requireBoolean, requireOneOf, shown } from './validate';
+import type { Job, JobError, JobStats, JobTransfer, Money } from '../../shared/api/types';
+import { TRANSFER_STATUS } from '../../shared/api/types';
+import { isToolUse } from '../../shared/execution/toolUse';
+import { flatten } from '../../shared/answers/output';
+import { amountOf, jobSummary, toolSummaryLine } from '../../shared/jobs/summary';
+import { invalidInput, requireBoolean, requireOneOf, shown } from '../../shared/input/validate';
 
 /** Top-level fields a simplified job keeps. */
 export const SIMPLIFIED_JOB_FIELDS = [

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { routes } from '../api/routes';
-import type { Job, SettableJobStatus, UpdateBody } from '../api/types';
-import type { ItemContext } from '../execution/item';
-import { requestResource } from './checkedRequests';
-import { requireLocatorId } from './validate';
+import { routes } from '../../shared/api/routes';
+import type { Job, SettableJobStatus, UpdateBody } from '../../shared/api/types';
+import type { ItemContext } from '../../shared/execution/item';
+import { requestResource } from '../../shared/answers/checkedRequests';
+import { requireLocatorId } from '../../shared/input/validate';
 
 /** PATCH /jobs/{id} with a new status for the item's Job; safe to repeat, since it sets an absolute value. */
 export async function setJobStatus(

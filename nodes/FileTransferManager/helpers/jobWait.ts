@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { routes } from '../api/routes';
-import type { Job, JobStatus } from '../api/types';
-import { FINAL_JOB_STATUSES } from '../api/types';
-import { requestErrors, requestSettings, retry } from '../transport';
-import type { ItemContext } from '../execution/item';
-import { itemError, operationError } from '../execution/operationError';
-import { requestResource } from './checkedRequests';
-import { invalidInput, requireBoolean } from './validate';
+import { routes } from '../../shared/api/routes';
+import type { Job, JobStatus } from '../../shared/api/types';
+import { FINAL_JOB_STATUSES } from '../../shared/api/types';
+import { requestErrors, requestSettings, retry } from '../../shared/transport';
+import type { ItemContext } from '../../shared/execution/item';
+import { itemError, operationError } from '../../shared/execution/operationError';
+import { requestResource } from '../../shared/answers/checkedRequests';
+import { invalidInput, requireBoolean } from '../../shared/input/validate';
 
 /** Statuses that end a wait: the final ones, and stuck (which only changes when a storage returns). */
 const WAIT_END_STATUSES: readonly JobStatus[] = [...FINAL_JOB_STATUSES, 'stuck'];

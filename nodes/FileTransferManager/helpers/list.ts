@@ -1,18 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Route } from '../api/routes';
-import type { AnyResource, ResourceType } from '../api/types';
-import { RESOURCE_TYPES } from '../api/types';
-import type { ItemContext } from '../execution/item';
-import { apiRequestAllItems } from '../transport';
-import { flatten } from './output';
-import { filterChecker, orderChecker } from './listChecks';
-import { recordChecker } from './shape';
-import { returnAllOrLimit } from '../descriptions/common.descriptions';
-import type { FilterSpec } from './filters';
-import { filterQuery, filterSpecsOf } from './filters';
-import { readLimit } from './validate';
+import type { Route } from '../../shared/api/routes';
+import type { AnyResource, ResourceType } from '../../shared/api/types';
+import { RESOURCE_TYPES } from '../../shared/api/types';
+import type { ItemContext } from '../../shared/execution/item';
+import { apiRequestAllItems } from '../../shared/transport';
+import { flatten } from '../../shared/answers/output';
+import { filterChecker, orderChecker } from '../../shared/answers/listChecks';
+import { recordChecker } from '../../shared/answers/shape';
+import { returnAllOrLimit } from '../../shared/descriptions/common.descriptions';
+import type { FilterSpec } from '../../shared/input/filters';
+import { filterQuery, filterSpecsOf } from '../../shared/input/filters';
+import { readLimit } from '../../shared/input/validate';
 import { sortCollection, sortParameter } from './sort';
 
 /** The resource type a collection route lists: `/jobs` lists `jobs`. */

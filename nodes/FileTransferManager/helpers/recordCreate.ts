@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { Route } from '../api/routes';
-import type { ResourceType, Timestamps } from '../api/types';
-import { PAGE_LIMIT_MAX } from '../api/types';
-import type { ItemContext } from '../execution/item';
-import { itemError, operationError } from '../execution/operationError';
-import { apiRequest, requestErrors, requestSettings } from '../transport';
-import { checkDocument } from './shape';
-import { requestPage } from './checkedRequests';
-import { perRun } from '../execution/perRun';
+import type { Route } from '../../shared/api/routes';
+import type { ResourceType, Timestamps } from '../../shared/api/types';
+import { PAGE_LIMIT_MAX } from '../../shared/api/types';
+import type { ItemContext } from '../../shared/execution/item';
+import { itemError, operationError } from '../../shared/execution/operationError';
+import { apiRequest, requestErrors, requestSettings } from '../../shared/transport';
+import { checkDocument } from '../../shared/answers/shape';
+import { requestPage } from '../../shared/answers/checkedRequests';
+import { perRun } from '../../shared/execution/perRun';
 
 /** Records remembered before the create; enough to tell apart records that share a creation millisecond. */
 const SNAPSHOT_SIZE = 10;

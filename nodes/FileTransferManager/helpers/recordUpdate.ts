@@ -4,12 +4,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Route } from '../api/routes';
-import type { AnyResource, ResourceType, UpdateBody } from '../api/types';
-import type { ItemContext } from '../execution/item';
-import { requestResource } from './checkedRequests';
-import { asItems, flatten } from './output';
-import { invalidInput } from './validate';
+import type { Route } from '../../shared/api/routes';
+import type { AnyResource, ResourceType, UpdateBody } from '../../shared/api/types';
+import type { ItemContext } from '../../shared/execution/item';
+import { requestResource } from '../../shared/answers/checkedRequests';
+import { asItems, flatten } from '../../shared/answers/output';
+import { invalidInput } from '../../shared/input/validate';
 
 export interface RecordUpdate<T extends ResourceType, A extends object> {
 	type: T;

@@ -8,12 +8,12 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isUuid } from '../api/ids';
-import type { ConflictHandling, Job, TransferType } from '../api/types';
-import { CONFLICT_HANDLINGS, TRANSFER_TYPES } from '../api/types';
-import { itemError } from '../execution/operationError';
-import { holdsFromAi, isToolUse, rawParameterAt } from '../execution/toolUse';
-import { invalidInput, shown } from './validate';
+import { isUuid } from '../../shared/api/ids';
+import type { ConflictHandling, Job, TransferType } from '../../shared/api/types';
+import { CONFLICT_HANDLINGS, TRANSFER_TYPES } from '../../shared/api/types';
+import { itemError } from '../../shared/execution/operationError';
+import { holdsFromAi, isToolUse, rawParameterAt } from '../../shared/execution/toolUse';
+import { invalidInput, shown } from '../../shared/input/validate';
 
 const TRANSFER_TYPES_FIELD = 'Allowed Transfer Types';
 const CONFLICT_FIELD = 'Allowed Conflict Handling';

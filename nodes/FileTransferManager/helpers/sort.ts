@@ -1,7 +1,7 @@
 /** The Sort panel of a Get Many, and the API's `sort` parameter read from it. */
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { requireOneOf } from './validate';
+import { requireOneOf } from '../../shared/input/validate';
 
 const SORT_DIRECTIONS = ['ascending', 'descending'] as const;
 

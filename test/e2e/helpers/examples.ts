@@ -10,7 +10,7 @@ import type { RunResult } from '../../../scripts/n8n/headless';
 import { projectRoot } from '../../../scripts/n8n/paths';
 import type { WorkflowJson } from '../../../scripts/n8n/workflows';
 export { until } from '../../../scripts/n8n/waiting';
-import type { Document, Job, JobCreateAttributes } from '../../../nodes/FileTransferManager/api/types';
+import type { Document, Job, JobCreateAttributes } from '../../../nodes/shared/api/types';
 
 export const EXAMPLES_DIR = path.join(projectRoot, 'examples');
 

@@ -1,6 +1,6 @@
 import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
-import type { Account } from '../../../nodes/FileTransferManager/api/types';
+import type { Account } from '../../../nodes/shared/api/types';
 import type { INodeParameters } from 'n8n-workflow';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode } from '../../harness/engine';

@@ -1,6 +1,6 @@
 import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
-import type { Group } from '../../../nodes/FileTransferManager/api/types';
+import type { Group } from '../../../nodes/shared/api/types';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode } from '../../harness/engine';
 import { startRecordingProxy } from '../../credential/proxy';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import type { Money } from '../../../nodes/FileTransferManager/api/types';
+import type { Money } from '../../../nodes/shared/api/types';
 import { ARCHIVE, DEMO_IDS, FILES, createParameters, jobsNamed, listFiles, md5, rl, uniq, useJobSandbox } from './helpers';
 
 const t = useJobSandbox();

@@ -6,7 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { JobStats, Money } from '../../../nodes/FileTransferManager/api/types';
+import type { JobStats, Money } from '../../../nodes/shared/api/types';
 import { rl, uniq, useJobSandbox } from './helpers';
 import { runNode } from '../../harness/engine';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import type { Job } from '../../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../../nodes/shared/api/types';
 import { startRecordingProxy } from '../../credential/proxy';
 import { credentialsFor, runNode } from '../../harness/engine';
 import { ARCHIVE, BUCKET, DEMO_IDS, FILES, createParameters, jobsNamed, md5, rl, uniq, useJobSandbox } from './helpers';

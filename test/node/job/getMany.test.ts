@@ -1,4 +1,4 @@
-import type { Job, JobAttributes, JobStats } from '../../../nodes/FileTransferManager/api/types';
+import type { Job, JobAttributes, JobStats } from '../../../nodes/shared/api/types';
 import { ARCHIVE, BUCKET, DEMO_IDS, FILES, rl, uniq, useJobSandbox } from './helpers';
 
 const t = useJobSandbox();

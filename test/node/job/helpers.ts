@@ -6,7 +6,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
 import type { Sandbox, SandboxOptions } from '../../../sandbox/src/api';
-import type { Job } from '../../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../../nodes/shared/api/types';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode, type NodeRunResult } from '../../harness/engine';
 import { rl } from '../../harness/locator';

@@ -2,7 +2,7 @@
  * The simplified job item (Simplify on): every simplified field in a fixed order, whether the service sent
  * every attribute (the common case, built in one go) or left some out (only the fields it sent).
  */
-import type { Job } from '../../../nodes/FileTransferManager/api/types';
+import type { Job } from '../../../nodes/shared/api/types';
 import {
 	SIMPLIFIED_JOB_FIELDS,
 	SIMPLIFIED_STATS_FIELDS,

@@ -1,5 +1,5 @@
 import { DEMO_IDS, rl, useJobSandbox } from './helpers';
-import type { JobError, JobTransfer } from '../../../nodes/FileTransferManager/api/types';
+import type { JobError, JobTransfer } from '../../../nodes/shared/api/types';
 
 const t = useJobSandbox();
 

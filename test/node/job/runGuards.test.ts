@@ -9,7 +9,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { JobAttributes, JobStats } from '../../../nodes/FileTransferManager/api/types';
+import type { JobAttributes, JobStats } from '../../../nodes/shared/api/types';
 import { callTool } from '../../harness/tool';
 import { ARCHIVE, BUCKET, rl, uniq, useJobSandbox } from './helpers';
 

@@ -1,7 +1,7 @@
 import { DEMO_IDS, startSandbox } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
-import type { User } from '../../../nodes/FileTransferManager/api/types';
-import * as listSearch from '../../../nodes/FileTransferManager/methods/listSearch';
+import type { User } from '../../../nodes/shared/api/types';
+import * as listSearch from '../../../nodes/shared/methods/listSearch';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { credentialsFor, runNode } from '../../harness/engine';
 import { loadOptionsContext } from '../../harness/loadOptions';

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_IDS } from '../../../sandbox/src';
 import type { Sandbox } from '../../../sandbox/src/api';
-import type { JobStats } from '../../../nodes/FileTransferManager/api/types';
+import type { JobStats } from '../../../nodes/shared/api/types';
 import type { TestCredentialsHelper } from '../../harness/credentials';
 import { runNode } from '../../harness/engine';
 import { rl } from '../../harness/locator';

@@ -1,10 +1,10 @@
 /**
  * Parallel Requests "Auto" alone (transport/pace/auto.ts): the limit that the answers teach, sample by sample.
  */
-import type { AutoState, Sample } from '../../../nodes/FileTransferManager/transport/pace/auto';
-import type { FailureFacts } from '../../../nodes/FileTransferManager/transport/failure';
-import { loadSignalOf, newAuto, noteAnswer, OVERLOAD_KEEP, OVERLOAD_LEARNT_ABOVE, resumeAt } from '../../../nodes/FileTransferManager/transport/pace/auto';
-import { AUTO_MAXIMUM_DEFAULT, DEFAULT_PARALLEL } from '../../../nodes/FileTransferManager/transport/settings';
+import type { AutoState, Sample } from '../../../nodes/shared/transport/pace/auto';
+import type { FailureFacts } from '../../../nodes/shared/transport/failure';
+import { loadSignalOf, newAuto, noteAnswer, OVERLOAD_KEEP, OVERLOAD_LEARNT_ABOVE, resumeAt } from '../../../nodes/shared/transport/pace/auto';
+import { AUTO_MAXIMUM_DEFAULT, DEFAULT_PARALLEL } from '../../../nodes/shared/transport/settings';
 
 /** One round trip: `limit` requests sent at `at`, all answered after `ms` the same way. */
 function roundTrip(state: AutoState, at: number, ms: number, answer: Sample['answer'] = 'clean'): number {

@@ -2,9 +2,9 @@
  * Parallel Requests as a fixed number (transport/pace/fixed.ts, set through pace/index.ts setParallel): at most
  * that many requests hold a place. No request is made.
  */
-import { acquire, setParallel } from '../../../nodes/FileTransferManager/transport/pace/index';
-import { release } from '../../../nodes/FileTransferManager/transport/pace/line';
-import { pacerOf } from '../../../nodes/FileTransferManager/transport/pace/pacer';
+import { acquire, setParallel } from '../../../nodes/shared/transport/pace/index';
+import { release } from '../../../nodes/shared/transport/pace/line';
+import { pacerOf } from '../../../nodes/shared/transport/pace/pacer';
 import { newContext, settle, watch } from './helpers';
 
 describe('pacing: Parallel Requests as a fixed number', () => {

@@ -1,5 +1,5 @@
 /** What the pacing's unit tests share: a bare context, a fake clock's waits, and per-item stop signals. */
-import type { ApiContext } from '../../../nodes/FileTransferManager/transport/settings';
+import type { ApiContext } from '../../../nodes/shared/transport/settings';
 
 /** A node context as the pacing sees it: only an object to key its per-run state by. */
 export const newContext = (): ApiContext => ({}) as unknown as ApiContext;

@@ -3,10 +3,10 @@
  * pace/index.ts acquire) with a bare context object: the order of waiters, and dropping the requests whose stop
  * signal aborts (which items are stopped is the item loop's: test/unit/item-run.test.ts). No request is made.
  */
-import type { Pacer } from '../../../nodes/FileTransferManager/transport/pace/pacer';
-import { acquire, setParallel } from '../../../nodes/FileTransferManager/transport/pace/index';
-import { markSent, release, sentAheadOf, StoppedError } from '../../../nodes/FileTransferManager/transport/pace/line';
-import { pacerOf } from '../../../nodes/FileTransferManager/transport/pace/pacer';
+import type { Pacer } from '../../../nodes/shared/transport/pace/pacer';
+import { acquire, setParallel } from '../../../nodes/shared/transport/pace/index';
+import { markSent, release, sentAheadOf, StoppedError } from '../../../nodes/shared/transport/pace/line';
+import { pacerOf } from '../../../nodes/shared/transport/pace/pacer';
 import { newContext, settle, itemStops, watch } from './helpers';
 import { rejected } from '../fixtures';
 

@@ -4,15 +4,15 @@
  * (pace/index.ts useService, noteLoad; pace/retryAfter.ts notePause) on a bare context. test/throughput/learnt.test.ts shows it
  * through executions.
  */
-import { OVERLOAD_KEEP } from '../../../nodes/FileTransferManager/transport/pace/auto';
-import type { Remembered } from '../../../nodes/FileTransferManager/transport/pace/remembered';
-import { acquire, noteLoad, setParallel, useService } from '../../../nodes/FileTransferManager/transport/pace/index';
-import { pacerOf } from '../../../nodes/FileTransferManager/transport/pace/pacer';
-import { notePause } from '../../../nodes/FileTransferManager/transport/pace/retryAfter';
-import type { ApiContext } from '../../../nodes/FileTransferManager/transport/settings';
-import { DEFAULT_PARALLEL } from '../../../nodes/FileTransferManager/transport/settings';
-import { serviceKey } from '../../../nodes/FileTransferManager/transport/connection';
-import { forgetRemembered, KEPT_MS, recall, remember, SERVICES_KEPT } from '../../../nodes/FileTransferManager/transport/pace/remembered';
+import { OVERLOAD_KEEP } from '../../../nodes/shared/transport/pace/auto';
+import type { Remembered } from '../../../nodes/shared/transport/pace/remembered';
+import { acquire, noteLoad, setParallel, useService } from '../../../nodes/shared/transport/pace/index';
+import { pacerOf } from '../../../nodes/shared/transport/pace/pacer';
+import { notePause } from '../../../nodes/shared/transport/pace/retryAfter';
+import type { ApiContext } from '../../../nodes/shared/transport/settings';
+import { DEFAULT_PARALLEL } from '../../../nodes/shared/transport/settings';
+import { serviceKey } from '../../../nodes/shared/transport/connection';
+import { forgetRemembered, KEPT_MS, recall, remember, SERVICES_KEPT } from '../../../nodes/shared/transport/pace/remembered';
 
 const limits = (limit: number): Remembered => ({
 	parallel: limit,

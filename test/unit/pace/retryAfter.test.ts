@@ -2,10 +2,10 @@
  * The shared pause a Retry-After sets, and the rate budget a 429 teaches (transport/pace/retryAfter.ts), with a
  * bare context object. No request is made; the pauses run on jest's fake clock.
  */
-import { acquire, setParallel } from '../../../nodes/FileTransferManager/transport/pace/index';
-import { release, StoppedError } from '../../../nodes/FileTransferManager/transport/pace/line';
-import { pacerOf } from '../../../nodes/FileTransferManager/transport/pace/pacer';
-import { noteAccepted, notePause } from '../../../nodes/FileTransferManager/transport/pace/retryAfter';
+import { acquire, setParallel } from '../../../nodes/shared/transport/pace/index';
+import { release, StoppedError } from '../../../nodes/shared/transport/pace/line';
+import { pacerOf } from '../../../nodes/shared/transport/pace/pacer';
+import { noteAccepted, notePause } from '../../../nodes/shared/transport/pace/retryAfter';
 import { newContext, settle, itemStops, watch, expectHeldFor } from './helpers';
 import { rejected } from '../fixtures';
 

@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { Account } from '../../api/types';
-import { accountLocator } from '../../descriptions/common.descriptions';
-import { flatten, asItems } from '../../helpers/output';
-import { requestResource } from '../../helpers/checkedRequests';
-import { requireLocatorId } from '../../helpers/validate';
-import type { ItemContext } from '../../execution/item';
+import { routes } from '../../../shared/api/routes';
+import type { Account } from '../../../shared/api/types';
+import { accountLocator } from '../../../shared/descriptions/common.descriptions';
+import { flatten, asItems } from '../../../shared/answers/output';
+import { requestResource } from '../../../shared/answers/checkedRequests';
+import { requireLocatorId } from '../../../shared/input/validate';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [accountLocator({ description: 'The account to get' })];
 

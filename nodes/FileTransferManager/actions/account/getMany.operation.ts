@@ -1,7 +1,7 @@
-import { routes } from '../../api/routes';
-import type { Account } from '../../api/types';
+import { routes } from '../../../shared/api/routes';
+import type { Account } from '../../../shared/api/types';
 import { plainGetMany } from '../../helpers/list';
-import { filtersCollection } from '../../descriptions/common.descriptions';
+import { filtersCollection } from '../../../shared/descriptions/common.descriptions';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },

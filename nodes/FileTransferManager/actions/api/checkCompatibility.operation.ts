@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { ItemContext } from '../../execution/item';
-import { requestErrors } from '../../transport';
+import type { ItemContext } from '../../../shared/execution/item';
+import { requestErrors } from '../../../shared/transport';
 import type { Outcome } from './compatibility';
 import { CHECKS, Probe, cannotTell, errorText, rootAnswer } from './compatibility';
 

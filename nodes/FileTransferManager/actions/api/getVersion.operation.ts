@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { VersionDocument } from '../../api/types';
-import { apiRequest } from '../../transport';
-import type { ItemContext } from '../../execution/item';
+import { routes } from '../../../shared/api/routes';
+import type { VersionDocument } from '../../../shared/api/types';
+import { apiRequest } from '../../../shared/transport';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [];
 

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { CreateBody, Group, GroupCreateAttributes } from '../../api/types';
-import { accountLocator } from '../../descriptions/common.descriptions';
-import { CREATE_OUTPUT_KEYS, flatten, asItems } from '../../helpers/output';
-import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength, requireNonEmpty } from '../../helpers/validate';
+import { routes } from '../../../shared/api/routes';
+import type { CreateBody, Group, GroupCreateAttributes } from '../../../shared/api/types';
+import { accountLocator } from '../../../shared/descriptions/common.descriptions';
+import { CREATE_OUTPUT_KEYS, flatten, asItems } from '../../../shared/answers/output';
+import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength, requireNonEmpty } from '../../../shared/input/validate';
 import { createRecord } from '../../helpers/recordCreate';
-import type { ItemContext } from '../../execution/item';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [
 	accountLocator({ description: 'The account the new group belongs to' }),

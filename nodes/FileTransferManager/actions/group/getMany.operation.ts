@@ -1,6 +1,6 @@
-import { routes } from '../../api/routes';
-import type { Group } from '../../api/types';
-import { accountLocator, filtersCollection } from '../../descriptions/common.descriptions';
+import { routes } from '../../../shared/api/routes';
+import type { Group } from '../../../shared/api/types';
+import { accountLocator, filtersCollection } from '../../../shared/descriptions/common.descriptions';
 import { plainGetMany } from '../../helpers/list';
 
 const SORT_FIELDS = [

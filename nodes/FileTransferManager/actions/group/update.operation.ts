@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { GroupAttributes } from '../../api/types';
-import { groupLocator } from '../../descriptions/common.descriptions';
+import { routes } from '../../../shared/api/routes';
+import type { GroupAttributes } from '../../../shared/api/types';
+import { groupLocator } from '../../../shared/descriptions/common.descriptions';
 import { updateRecord } from '../../helpers/recordUpdate';
-import { requireLocatorId, requireNonEmpty } from '../../helpers/validate';
-import type { ItemContext } from '../../execution/item';
+import { requireLocatorId, requireNonEmpty } from '../../../shared/input/validate';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',

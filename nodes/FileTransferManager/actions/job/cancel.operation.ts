@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { jobLocator } from '../../descriptions/common.descriptions';
+import { jobLocator } from '../../../shared/descriptions/common.descriptions';
 import { jobToolOutputProperties, statusJobJson } from '../../helpers/jobOutput';
 import { setJobStatus } from '../../helpers/jobStatus';
-import type { ItemContext } from '../../execution/item';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({

@@ -1,23 +1,23 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { JobCreateAttributes, Storage } from '../../api/types';
+import { routes } from '../../../shared/api/routes';
+import type { JobCreateAttributes, Storage } from '../../../shared/api/types';
 import {
 	accountLocator,
 	groupLocator,
 	storageLocator,
 	userLocator,
-} from '../../descriptions/common.descriptions';
+} from '../../../shared/descriptions/common.descriptions';
 import { jobAttributesFromParameters } from '../../helpers/jobBody';
 import { createJob, markCreated } from '../../helpers/jobCreate';
 import { ifNameExistsProperty, readIfNameExists } from '../../helpers/jobNameExists';
 import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
-import { describeValue, malformedAnswer } from '../../helpers/shape';
-import { requestResource } from '../../helpers/checkedRequests';
-import { invalidInput } from '../../helpers/validate';
-import type { ItemContext } from '../../execution/item';
+import { describeValue, malformedAnswer } from '../../../shared/answers/shape';
+import { requestResource } from '../../../shared/answers/checkedRequests';
+import { invalidInput } from '../../../shared/input/validate';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [
 	{

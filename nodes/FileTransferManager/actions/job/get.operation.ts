@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { Job } from '../../api/types';
-import { jobLocator } from '../../descriptions/common.descriptions';
-import { requestResource } from '../../helpers/checkedRequests';
-import { requireLocatorId } from '../../helpers/validate';
+import { routes } from '../../../shared/api/routes';
+import type { Job } from '../../../shared/api/types';
+import { jobLocator } from '../../../shared/descriptions/common.descriptions';
+import { requestResource } from '../../../shared/answers/checkedRequests';
+import { requireLocatorId } from '../../../shared/input/validate';
 import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
-import type { ItemContext } from '../../execution/item';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({ description: 'The job to get' }),

@@ -1,15 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { JobError } from '../../api/types';
-import { jobLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { requireLocatorId, readLimit } from '../../helpers/validate';
+import { routes } from '../../../shared/api/routes';
+import type { JobError } from '../../../shared/api/types';
+import { jobLocator, returnAllOrLimit } from '../../../shared/descriptions/common.descriptions';
+import { requireLocatorId, readLimit } from '../../../shared/input/validate';
 import { jobErrorJson } from '../../helpers/jobOutput';
-import { subListFailure } from '../../helpers/jobSubList';
-import { recordChecker } from '../../helpers/shape';
-import { apiRequestAllItems } from '../../transport';
-import type { ItemContext } from '../../execution/item';
+import { subListFailure } from '../../../shared/jobs/jobSubList';
+import { recordChecker } from '../../../shared/answers/shape';
+import { apiRequestAllItems } from '../../../shared/transport';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({ description: 'The job whose errors and warnings to list' }),

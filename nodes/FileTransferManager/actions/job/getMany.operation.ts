@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { Job } from '../../api/types';
-import { JOB_STATUSES, TRANSFER_TYPES } from '../../api/types';
+import { routes } from '../../../shared/api/routes';
+import type { Job } from '../../../shared/api/types';
+import { JOB_STATUSES, TRANSFER_TYPES } from '../../../shared/api/types';
 import {
 	filtersCollection,
 	accountLocator,
@@ -11,13 +11,13 @@ import {
 	returnAllOrLimit,
 	storageLocator,
 	userLocator,
-} from '../../descriptions/common.descriptions';
+} from '../../../shared/descriptions/common.descriptions';
 import { jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties } from '../../helpers/jobOutput';
-import { JOB_FILTER_API } from '../../helpers/jobFilters';
-import { filterQuery, filterSpecsOf } from '../../helpers/filters';
+import { JOB_FILTER_API } from '../../../shared/jobs/jobFilters';
+import { filterQuery, filterSpecsOf } from '../../../shared/input/filters';
 import { sortCollection } from '../../helpers/sort';
 import { getManyRecords } from '../../helpers/list';
-import type { ItemContext } from '../../execution/item';
+import type { ItemContext } from '../../../shared/execution/item';
 
 /** Fields jobs can be sorted on, with their UI names; `stats.*` sorts on the job's statistics. */
 export const JOB_SORT_FIELDS = [

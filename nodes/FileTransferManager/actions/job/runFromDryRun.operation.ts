@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { Job, JobCreateAttributes } from '../../api/types';
-import { jobLocator } from '../../descriptions/common.descriptions';
-import { itemError } from '../../execution/operationError';
-import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../helpers/validate';
+import { routes } from '../../../shared/api/routes';
+import type { Job, JobCreateAttributes } from '../../../shared/api/types';
+import { jobLocator } from '../../../shared/descriptions/common.descriptions';
+import { itemError } from '../../../shared/execution/operationError';
+import { MAX_NAME_LENGTH, requireLocatorId, requireMaxLength } from '../../../shared/input/validate';
 import { additionalAttributesFrom, JOB_FORM_ATTRIBUTES } from '../../helpers/jobBody';
 import { createJob, markCreated } from '../../helpers/jobCreate';
 import { ifNameExistsProperty, readIfNameExists } from '../../helpers/jobNameExists';
@@ -13,9 +13,9 @@ import { checkCostMaximum, costGuardProperties, readCostMaximum } from '../../he
 import { checkRunGuards, readRunGuards, runGuardProperties } from '../../helpers/runGuards';
 import { isToolShape, jobItemJson, readJobShape, simplifyJobProperty, jobToolOutputProperties, toolMoney } from '../../helpers/jobOutput';
 import { waitForJob, waitProperties, waitSettingsFromParameters } from '../../helpers/jobWait';
-import { describeValue, malformedAnswer } from '../../helpers/shape';
-import { requestResource } from '../../helpers/checkedRequests';
-import type { ItemContext } from '../../execution/item';
+import { describeValue, malformedAnswer } from '../../../shared/answers/shape';
+import { requestResource } from '../../../shared/answers/checkedRequests';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [
 	jobLocator({

@@ -1,8 +1,8 @@
-import { routes } from '../../api/routes';
-import type { Storage, StorageType } from '../../api/types';
-import { STORAGE_TYPES } from '../../api/types';
+import { routes } from '../../../shared/api/routes';
+import type { Storage, StorageType } from '../../../shared/api/types';
+import { STORAGE_TYPES } from '../../../shared/api/types';
 import { plainGetMany } from '../../helpers/list';
-import { filtersCollection } from '../../descriptions/common.descriptions';
+import { filtersCollection } from '../../../shared/descriptions/common.descriptions';
 
 const TYPE_NAMES: Record<StorageType, string> = {
 	file: 'File Share',

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { CreateBody, User, UserCreateAttributes } from '../../api/types';
-import { accountLocator, groupLocator } from '../../descriptions/common.descriptions';
-import { CREATE_OUTPUT_KEYS, flatten, asItems } from '../../helpers/output';
+import { routes } from '../../../shared/api/routes';
+import type { CreateBody, User, UserCreateAttributes } from '../../../shared/api/types';
+import { accountLocator, groupLocator } from '../../../shared/descriptions/common.descriptions';
+import { CREATE_OUTPUT_KEYS, flatten, asItems } from '../../../shared/answers/output';
 import {
 	locatorValue,
 	MAX_EMAIL_LENGTH,
@@ -13,9 +13,9 @@ import {
 	requireLocatorId,
 	requireMaxLength,
 	requireTimeZone,
-} from '../../helpers/validate';
+} from '../../../shared/input/validate';
 import { createRecord } from '../../helpers/recordCreate';
-import type { ItemContext } from '../../execution/item';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import { userLocator } from '../../descriptions/common.descriptions';
-import { requireLocatorId } from '../../helpers/validate';
-import { apiRequest } from '../../transport';
-import type { ItemContext } from '../../execution/item';
+import { routes } from '../../../shared/api/routes';
+import { userLocator } from '../../../shared/descriptions/common.descriptions';
+import { requireLocatorId } from '../../../shared/input/validate';
+import { apiRequest } from '../../../shared/transport';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const properties: INodeProperties[] = [userLocator({ description: 'The user to delete' })];
 

@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { User } from '../../api/types';
-import { accountLocator, filtersCollection, groupLocator, returnAllOrLimit } from '../../descriptions/common.descriptions';
-import { filterQuery, filterSpecsOf } from '../../helpers/filters';
-import { requireEmail } from '../../helpers/validate';
+import { routes } from '../../../shared/api/routes';
+import type { User } from '../../../shared/api/types';
+import { accountLocator, filtersCollection, groupLocator, returnAllOrLimit } from '../../../shared/descriptions/common.descriptions';
+import { filterQuery, filterSpecsOf } from '../../../shared/input/filters';
+import { requireEmail } from '../../../shared/input/validate';
 import { sortCollection } from '../../helpers/sort';
 import { getManyRecords } from '../../helpers/list';
-import type { ItemContext } from '../../execution/item';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routes } from '../../api/routes';
-import type { UserUpdateAttributes } from '../../api/types';
-import { userLocator } from '../../descriptions/common.descriptions';
+import { routes } from '../../../shared/api/routes';
+import type { UserUpdateAttributes } from '../../../shared/api/types';
+import { userLocator } from '../../../shared/descriptions/common.descriptions';
 import { updateRecord } from '../../helpers/recordUpdate';
-import { requireLocatorId, requireNonEmpty, requireTimeZone } from '../../helpers/validate';
-import type { ItemContext } from '../../execution/item';
+import { requireLocatorId, requireNonEmpty, requireTimeZone } from '../../../shared/input/validate';
+import type { ItemContext } from '../../../shared/execution/item';
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',

@@ -1,12 +1,12 @@
 /** The Probe: the read-only requests of one run, each made once and shared by the checks, and the documents they return. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Route } from '../../../api/routes';
-import { routes } from '../../../api/routes';
-import type { ResourceType } from '../../../api/types';
-import type { ItemContext } from '../../../execution/item';
-import { checkList } from '../../../helpers/shape';
-import { apiRequest } from '../../../transport';
+import type { Route } from '../../../../shared/api/routes';
+import { routes } from '../../../../shared/api/routes';
+import type { ResourceType } from '../../../../shared/api/types';
+import type { ItemContext } from '../../../../shared/execution/item';
+import { checkList } from '../../../../shared/answers/shape';
+import { apiRequest } from '../../../../shared/transport';
 
 /** An id no record has: the API's ids are random (version 4) UUIDs, this one is all zeros. */
 export const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
@@ -65,7 +65,7 @@ export class Probe {
 		return answer;
 	}
 
-	/** A list request whose answer has the JSON:API list shape (shape checks of helpers/shape.ts). */
+	/** A list request whose answer has the JSON:API list shape (shape checks of nodes/shared/answers/shape.ts). */
 	async list(key: string, type: ResourceType, route: Route, qs?: IDataObject, url?: string): Promise<ListAnswer> {
 		const answer = await this.request(key, route, qs, undefined, undefined, url);
 		if (!answer.ok) return { ok: false, error: answer.error };

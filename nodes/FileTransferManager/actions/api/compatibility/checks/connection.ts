@@ -1,7 +1,7 @@
 /** The checks of the connection: the token, the root document and the request bodies' media type. */
-import { routes } from '../../../../api/routes';
-import { shown } from '../../../../helpers/validate';
-import { deployment } from '../../../../transport';
+import { routes } from '../../../../../shared/api/routes';
+import { shown } from '../../../../../shared/input/validate';
+import { deployment } from '../../../../../shared/transport';
 import type { CheckSpec } from '../outcome';
 import { NOTHING_TO_FIX, cannotTell, errorCodeOf, errorText, httpCodeOf, isTokenFailure } from '../outcome';
 import { NO_SUCH_ID, isObject, rootAnswer } from '../probe';

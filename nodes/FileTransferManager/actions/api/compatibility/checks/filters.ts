@@ -1,9 +1,9 @@
 /** The checks of the list filters the nodes send (one per filter), and that an unknown filter is refused. */
-import type { Route } from '../../../../api/routes';
-import { routes } from '../../../../api/routes';
-import type { ResourceType } from '../../../../api/types';
-import { JOB_STATUSES, TRANSFER_TYPES } from '../../../../api/types';
-import { shown } from '../../../../helpers/validate';
+import type { Route } from '../../../../../shared/api/routes';
+import { routes } from '../../../../../shared/api/routes';
+import type { ResourceType } from '../../../../../shared/api/types';
+import { JOB_STATUSES, TRANSFER_TYPES } from '../../../../../shared/api/types';
+import { shown } from '../../../../../shared/input/validate';
 import type { CheckSpec } from '../outcome';
 import { NOTHING_TO_FIX, cannotTell, errorText, httpCodeOf, isTokenFailure, plural } from '../outcome';
 import { NO_SUCH_ID, attributeAt } from '../probe';

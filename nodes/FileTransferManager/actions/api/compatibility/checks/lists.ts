@@ -1,7 +1,7 @@
 /** The checks of the list routes: that they answer, page sizes and totals, and cursor paging. */
-import { routes } from '../../../../api/routes';
-import { shown } from '../../../../helpers/validate';
-import { deployment } from '../../../../transport';
+import { routes } from '../../../../../shared/api/routes';
+import { shown } from '../../../../../shared/input/validate';
+import { deployment } from '../../../../../shared/transport';
 import type { CheckSpec } from '../outcome';
 import { NOTHING_TO_FIX, cannotTell, errorText, httpCodeOf, isTokenFailure, plural } from '../outcome';
 import type { Doc } from '../probe';
@@ -51,7 +51,7 @@ export const listRoutes: CheckSpec = {
 		return {
 			result: 'fail',
 			observed: [...failed, ...seen].join('; '),
-			fix: 'The nodes read these lists at <Base URL>/accounts, /groups, /users, /jobs and /storages (nodes/FileTransferManager/api/routes.ts); the operations on a failing one do not work on this deployment. Check the Base URL (a path prefix such as /v2 belongs in it).',
+			fix: 'The nodes read these lists at <Base URL>/accounts, /groups, /users, /jobs and /storages (nodes/shared/api/routes.ts); the operations on a failing one do not work on this deployment. Check the Base URL (a path prefix such as /v2 belongs in it).',
 		};
 	},
 };

@@ -1,5 +1,5 @@
 /** The checks of the order of lists: sort by updatedAt and by createdAt, both ways. */
-import { routes } from '../../../../api/routes';
+import { routes } from '../../../../../shared/api/routes';
 import type { CheckSpec } from '../outcome';
 import { NOTHING_TO_FIX, cannotTell, errorText, httpCodeOf, isTokenFailure, plural } from '../outcome';
 import { attributeAt } from '../probe';

@@ -1,8 +1,8 @@
 /** The checks of the records: job statuses, attributes, accountId, a job's transfers and errors, sync conflict handling, a missing record. */
-import { routes } from '../../../../api/routes';
-import type { ResourceType } from '../../../../api/types';
-import { JOB_STATS_FIELDS, JOB_STATUSES } from '../../../../api/types';
-import { shown } from '../../../../helpers/validate';
+import { routes } from '../../../../../shared/api/routes';
+import type { ResourceType } from '../../../../../shared/api/types';
+import { JOB_STATS_FIELDS, JOB_STATUSES } from '../../../../../shared/api/types';
+import { shown } from '../../../../../shared/input/validate';
 import type { CheckSpec, Outcome } from '../outcome';
 import { NOTHING_TO_FIX, cannotTell, errorCodeOf, errorText, httpCodeOf, isTokenFailure, plural } from '../outcome';
 import type { Probe, Rec } from '../probe';
@@ -166,7 +166,7 @@ function subListCheck(kind: 'transfers' | 'errors'): CheckSpec {
 				return {
 					result: 'fail',
 					observed: `${path}: ${errorText(page.error)}${elsewhere ? `; the job exists (it was listed), so this deployment serves a job's ${kind} elsewhere, not at GET /jobs/{id}/${kind}.` : ''}`,
-					fix: `${readers} read this list and fail on this deployment${elsewhere ? `, saying that the job exists and its ${kind} are served elsewhere` : ''}. Report where it serves a job's ${kind} to the package maintainers (nodes/FileTransferManager/api/routes.ts holds the paths); meanwhile the HTTP Request node can read that route with this credential.`,
+					fix: `${readers} read this list and fail on this deployment${elsewhere ? `, saying that the job exists and its ${kind} are served elsewhere` : ''}. Report where it serves a job's ${kind} to the package maintainers (nodes/shared/api/routes.ts holds the paths); meanwhile the HTTP Request node can read that route with this credential.`,
 				};
 			}
 			const links = isObject(page.doc.links) ? page.doc.links : undefined;

@@ -20,7 +20,7 @@ export class UnsafeRouteIdError extends Error {}
  * An id as a path segment. Every id of the API is a UUID, so anything else (`..`, `a/b`, an empty
  * string) is refused here rather than sent: `/jobs/..` would otherwise reach `GET /`. User input is
  * checked before this with an input error, and ids from the service by the shape checks
- * (helpers/shape.ts); this is the last guard.
+ * (nodes/shared/answers/shape.ts); this is the last guard.
  */
 const id = (value: string): string => {
 	if (!isUuid(value)) {

@@ -4,7 +4,7 @@ import type { Route } from '../api/routes';
 import { routes } from '../api/routes';
 import type { AnyResource, ResourceType } from '../api/types';
 import { PAGE_LIMIT_MAX } from '../api/types';
-import { requestPage } from '../helpers/checkedRequests';
+import { requestPage } from '../answers/checkedRequests';
 import type { NextPage } from '../transport';
 import { pages } from '../transport';
 

@@ -16,7 +16,7 @@ import type { ApiContext } from '../transport';
 import { CONFIGURATION_INVALID, declareFailure } from '../execution/declareFailure';
 import type { ItemContext } from '../execution/item';
 import { notFoundInToolUse } from '../execution/toolUse';
-import { requestResource } from './checkedRequests';
+import { requestResource } from '../answers/checkedRequests';
 
 type JobSubList = 'transfers' | 'errors';
 

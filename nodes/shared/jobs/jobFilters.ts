@@ -1,5 +1,5 @@
 import { JOB_STATUSES } from '../api/types';
-import type { FilterApi } from './filters';
+import type { FilterApi } from '../input/filters';
 
 /**
  * What the job filters of Job › Get Many and of the trigger take from the API beyond their options in the

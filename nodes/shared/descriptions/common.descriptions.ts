@@ -164,7 +164,7 @@ export const requestOptions: INodeProperties = {
 
 /**
  * A list's Filters collection: `options` are its filters, each matched exactly; `description` says which
- * records come back. The filters' checks and query are derived from it (helpers/filters.ts filterSpecsOf).
+ * records come back. The filters' checks and query are derived from it (nodes/shared/input/filters.ts filterSpecsOf).
  */
 export function filtersCollection(description: string, options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, description, options };
