@@ -1,10 +1,13 @@
 /**
- * The layers of the action node, as CONTRIBUTING.md draws them: `api/` (routes, ids, types) and `execution/`
- * (what any run of a node needs: its errors, its per-run state, its tool use) at the bottom, `transport/` on
- * them (requests, retries, pagination, errors), then `helpers/`, `actions/` and `methods/`. A lower layer never
- * imports a higher one, and the sandbox never imports node logic (only the API's types). The transport is
- * entered only through its index and knows an item only by its index and stop signal, and the published code
- * (nodes/, credentials/) has no import cycle, not even one of types only.
+ * The layers of the nodes, as CONTRIBUTING.md draws them. The code both nodes use lives in the shared room
+ * `nodes/shared/`: `api/` (routes, ids, types) and `execution/` (what any run of a node needs: its errors, its
+ * per-run state, its tool use) at the bottom, `transport/` on them (requests, retries, pagination, errors), then
+ * the shared helpers (`input/`, `answers/`, `jobs/`), then the editor's pieces (`descriptions/`, `methods/`).
+ * The action node's `helpers/` and `actions/` stand on them. A lower layer never imports a higher one; the shared
+ * room imports nothing from either node's folder, the trigger nothing from the action node's, and the sandbox
+ * no node logic (only the API's types). The transport is entered only through its index and knows an item only
+ * by its index and stop signal, and the published code (nodes/, credentials/) has no import cycle, not even one
+ * of types only.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,6 +17,8 @@ import * as transportIndex from '../../nodes/shared/transport';
 
 const ROOT = path.join(__dirname, '..', '..');
 const NODE = path.join(ROOT, 'nodes', 'FileTransferManager');
+const TRIGGER = path.join(ROOT, 'nodes', 'FileTransferManagerTrigger');
+const SHARED = path.join(ROOT, 'nodes', 'shared');
 
 function sources(dir: string): string[] {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -76,37 +81,54 @@ function offending(dir: string, forbidden: string[]): string[] {
 }
 
 const node = (sub: string) => path.join('nodes', 'FileTransferManager', sub);
+const shared = (sub: string) => path.join('nodes', 'shared', sub);
+const ACTION_NODE = path.join('nodes', 'FileTransferManager');
+const TRIGGER_NODE = path.join('nodes', 'FileTransferManagerTrigger');
+/** The shared helpers, one layer above the transport: input checks, checked answers, the job model. */
+const SHARED_HELPERS = ['input', 'answers', 'jobs'].map(shared);
+/** The editor's pieces both nodes describe themselves with: pickers and list search. */
+const EDITOR = ['descriptions', 'methods'].map(shared);
 
-describe('layers of the action node', () => {
+describe('layers of the nodes', () => {
 	it('the layout this test checks exists', () => {
-		for (const sub of ['api', 'execution', 'transport', 'helpers', 'actions', 'methods']) expect(fs.existsSync(path.join(NODE, sub))).toBe(true);
+		for (const sub of ['api', 'execution', 'transport', 'input', 'answers', 'jobs', 'descriptions', 'methods']) expect(fs.existsSync(path.join(SHARED, sub))).toBe(true);
+		for (const sub of ['helpers', 'actions']) expect(fs.existsSync(path.join(NODE, sub))).toBe(true);
+		expect(fs.existsSync(TRIGGER)).toBe(true);
+	});
+
+	it('the trigger imports nothing from the action node (nodes/FileTransferManager/)', () => {
+		expect(offending(TRIGGER, [ACTION_NODE])).toEqual([]);
+	});
+
+	it('the shared room imports nothing from either node\'s folder', () => {
+		expect(offending(SHARED, [ACTION_NODE, TRIGGER_NODE])).toEqual([]);
 	});
 
 	it('api/ imports nothing above it', () => {
-		expect(
-			offending(path.join(NODE, 'api'), [node('execution'), node('transport'), node('helpers'), node('actions'), node('methods')]),
-		).toEqual([]);
+		expect(offending(path.join(SHARED, 'api'), [shared('execution'), shared('transport'), ...SHARED_HELPERS, ...EDITOR])).toEqual([]);
 	});
 
 	it('execution/ imports nothing above it', () => {
-		expect(
-			offending(path.join(NODE, 'execution'), [node('api'), node('transport'), node('helpers'), node('actions'), node('methods')]),
-		).toEqual([]);
+		expect(offending(path.join(SHARED, 'execution'), [shared('api'), shared('transport'), ...SHARED_HELPERS, ...EDITOR])).toEqual([]);
 	});
 
-	it('transport/ imports nothing from helpers/, actions/ or methods/', () => {
-		expect(offending(path.join(NODE, 'transport'), [node('helpers'), node('actions'), node('methods')])).toEqual([]);
+	it('transport/ imports nothing from the shared helpers or the editor\'s pieces', () => {
+		expect(offending(path.join(SHARED, 'transport'), [...SHARED_HELPERS, ...EDITOR])).toEqual([]);
+	});
+
+	it('the shared helpers import nothing from the editor\'s pieces', () => {
+		for (const dir of SHARED_HELPERS) expect(offending(path.join(ROOT, dir), EDITOR)).toEqual([]);
 	});
 
 	it('helpers/ imports nothing from actions/ or methods/', () => {
-		expect(offending(path.join(NODE, 'helpers'), [node('actions'), node('methods')])).toEqual([]);
+		expect(offending(path.join(NODE, 'helpers'), [node('actions'), shared('methods')])).toEqual([]);
 	});
 
 	it('transport/ knows an item only by its index and its stop signal: no item context, no item slots or stops', () => {
 		// The item loop (actions/itemRun.ts) decides which items run and which are stopped; a request only
 		// carries its stop signal down. A transport that held items' places or stops would let helpers/
 		// reach the item loop again through it.
-		expect(offending(path.join(NODE, 'transport'), [node('execution/item')])).toEqual([]);
+		expect(offending(path.join(SHARED, 'transport'), [shared('execution/item')])).toEqual([]);
 		const itemScheduling = /item(?!s\b)|slot|stopAfter|stopSignal/i;
 		expect(['holdItemSlot', 'freeItemSlot', 'forgetItem', 'itemStopped', 'stopAfter', 'stopSignalOf'].filter((name) => !itemScheduling.test(name))).toEqual([]);
 		expect(Object.keys(transportIndex).filter((name) => itemScheduling.test(name))).toEqual([]);
@@ -124,7 +146,7 @@ describe('layers of the action node', () => {
 	});
 
 	it('nothing outside transport/ imports a transport module but its index', () => {
-		const transport = node('transport');
+		const transport = shared('transport');
 		const sideDoors = published()
 			.filter((file) => !file.startsWith(`${transport}/`))
 			.flatMap((file) => importsOf(path.join(ROOT, file)).map((target) => ({ file, target })))
@@ -134,10 +156,10 @@ describe('layers of the action node', () => {
 	});
 
 	it("transport/index.ts's header names every module of transport/", () => {
-		const index = fs.readFileSync(path.join(NODE, 'transport', 'index.ts'), 'utf8');
+		const index = fs.readFileSync(path.join(SHARED, 'transport', 'index.ts'), 'utf8');
 		const header = index.slice(0, index.indexOf('*/'));
 		const listed = [...header.matchAll(/^ \* - ([A-Za-z]+\.ts):/gm)].map((m) => m[1]).sort();
-		const modules = fs.readdirSync(path.join(NODE, 'transport')).filter((name) => name.endsWith('.ts') && name !== 'index.ts');
+		const modules = fs.readdirSync(path.join(SHARED, 'transport')).filter((name) => name.endsWith('.ts') && name !== 'index.ts');
 		expect(listed).toEqual(modules.sort());
 	});
 
@@ -165,10 +187,10 @@ describe('layers of the action node', () => {
 		}
 	});
 
-	it('the sandbox imports no node logic, only the API types', () => {
-		const fromNodes = sources(path.join(ROOT, 'sandbox', 'src'))
+	it('the sandbox imports nothing from nodes/FileTransferManager/, and of nodes/ only the API types', () => {
+		const fromNodes = sources(path.join(ROOT, 'sandbox'))
 			.flatMap((file) => importsOf(file).map((target) => ({ file, target })))
-			.filter(({ target }) => target.startsWith('nodes/') && target !== node('api/types'))
+			.filter(({ target }) => target.startsWith('nodes/') && target !== shared('api/types'))
 			.map(({ file, target }) => `${path.relative(ROOT, file)} imports ${target}`);
 		expect(fromNodes).toEqual([]);
 	});
