@@ -134,11 +134,11 @@ describe('layers of the nodes', () => {
 		expect(Object.keys(transportIndex).filter((name) => itemScheduling.test(name))).toEqual([]);
 		// An item reaches the transport in one shape, RequestItem, which holds its index and its stop signal and
 		// nothing else; every item field of the transport's types has that shape.
-		const request = fs.readFileSync(path.join(NODE, 'transport', 'request.ts'), 'utf8');
+		const request = fs.readFileSync(path.join(SHARED, 'transport', 'request.ts'), 'utf8');
 		const requestItem = /^export interface RequestItem \{\n([\s\S]*?)^\}/m.exec(request)?.[1];
 		expect(requestItem).toBeDefined();
 		expect([...(requestItem ?? '').matchAll(/^\t(?:readonly )?(\w+)\??[:(]/gm)].map((m) => m[1])).toEqual(['index', 'stop']);
-		const itemFields = sources(path.join(NODE, 'transport')).flatMap((file) =>
+		const itemFields = sources(path.join(SHARED, 'transport')).flatMap((file) =>
 			[...fs.readFileSync(file, 'utf8').matchAll(/^\s*(?:readonly )?item\??: ([^;\n]+);/gm)].map((m) => `${path.basename(file)}: ${m[1]}`),
 		);
 		expect(itemFields.length).toBeGreaterThan(0);

@@ -1,8 +1,8 @@
 /**
- * One input item as an operation runs it. The item loop (actions/itemRun.ts) makes one per item and hands
- * it to the operation's `execute`; the operation passes it on to the helpers that send requests for the
- * item. It lives beneath the transport and the helpers so that both may name it without reaching up into
- * actions/.
+ * One input item as an operation runs it. The item loop (nodes/FileTransferManager/actions/itemRun.ts) makes
+ * one per item and hands it to the operation's `execute`; the operation passes it on to the helpers that send
+ * requests for the item. It lives beneath the transport and the helpers so that both may name it without
+ * reaching up into the action node's actions/.
  */
 export interface ItemContext {
 	/** The item's place in the node's input (0-based), named in errors. */
