@@ -4,7 +4,8 @@
  * (`npm run typecheck`), so jest only strips types (@swc/jest).
  * - unit: pure logic, no server, no n8n-core engine, no child process: seconds.
  * - integration: the nodes through n8n-core and the sandbox over real HTTP on 127.0.0.1; hostile servers.
- * - e2e: real n8n (installed into .n8n-cache by `npm run n8n:install`), the packed package, the install routes.
+ * - e2e: real n8n (installed into .n8n-cache by `npm run n8n:install`), the packed package, the install routes;
+ *   the package packed once per run, and one n8n shared by the suites that need only n8n's defaults.
  */
 const transform = {
 	'^.+\\.ts$': [
@@ -66,6 +67,9 @@ module.exports = {
 		}),
 		project('e2e', {
 			testMatch: glob(E2E),
+			// Builds and packs once per run, and starts the n8n that most suites share (test/e2e/helpers/sharedN8n.ts).
+			globalSetup: '<rootDir>/test/e2e/globalSetup.ts',
+			globalTeardown: '<rootDir>/test/e2e/globalTeardown.ts',
 			testPathIgnorePatterns: ignore(process.env.FTM_E2E_ALL === '1' ? [] : MATRIX_ONLY),
 		}),
 	],

@@ -11,6 +11,7 @@ module.exports = {
 	transform,
 	roots: ['<rootDir>/test/queue'],
 	globalSetup: '<rootDir>/test/queue/globalSetup.js',
+	globalTeardown: '<rootDir>/test/queue/globalTeardown.js',
 	maxWorkers: 3,
 	testTimeout: 10 * 60 * 1000,
 };

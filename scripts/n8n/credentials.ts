@@ -36,11 +36,16 @@ export async function ensureCredential(
 		else await api.call('PATCH', `/credentials/${found.id}`, { name, type: CREDENTIAL_TYPE, data });
 		return { id: found.id, name, created: false, updated: true };
 	}
+	return { ...(await createCredential(api, name, data)), created: true, updated: false };
+}
+
+/** A new credential of that name and type, whether or not one of that name exists. */
+export async function createCredential(api: PublicApiClient, name: string, data: FileTransferManagerCredentialData): Promise<CredentialRef> {
 	// n8n 1.x adds "Allowed HTTP Request Domains" to this credential type, and its public API then refuses
 	// data without it ('request.body.data requires property "allowedDomains"'): send the editor's default.
-	const body = legacy ? { ...data, allowedHttpRequestDomains: 'all' } : data;
+	const body = n8nMajor() < 2 ? { ...data, allowedHttpRequestDomains: 'all' } : data;
 	const created = await api.call<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data: body });
-	return { id: created.id, name, created: true, updated: false };
+	return { id: created.id, name };
 }
 
 /** The owner's session of a public API client, for what n8n 1.x's public API cannot do. */

@@ -22,6 +22,7 @@ import { CREDENTIAL_TYPE, NODE_TYPE } from '../../scripts/n8n/packaging';
 import { tempDir } from '../../scripts/n8n/paths';
 import { ensureWorkflow, withCredential, type WorkflowJson } from '../../scripts/n8n/workflows';
 import { sandboxApiVersion } from './helpers/sandboxApi';
+import { sharedN8n, sharedOwner } from './helpers/sharedN8n';
 import { prepareUserFolder } from './helpers/userFolder';
 
 const MINUTE = 60 * 1000;
@@ -107,10 +108,16 @@ describe('credential test in a running n8n', () => {
 	let api: PublicApiClient;
 
 	beforeAll(async () => {
-		n8n = await startN8n({ userFolder });
-		const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'E2e', lastName: 'Owner' };
-		({ client: rest } = await ensureOwner(n8n.url, owner));
-		api = await publicApi(rest, 'e2e');
+		// The run's shared n8n (its credentials here have names no other suite uses), else one of its own.
+		const shared = sharedN8n();
+		if (shared) {
+			rest = sharedOwner(shared);
+		} else {
+			n8n = await startN8n({ userFolder });
+			const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'E2e', lastName: 'Owner' };
+			({ client: rest } = await ensureOwner(n8n.url, owner));
+		}
+		api = await publicApi(rest, 'smoke e2e');
 	}, 10 * MINUTE);
 
 	afterAll(async () => {

@@ -34,7 +34,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { ensureChromium } from '../../scripts/n8n/chromium';
 import { ensureN8nInstalled } from '../../scripts/n8n/install';
 import { startN8n, waitForReady, type N8nServer } from '../../scripts/n8n/n8nProcess';
-import { NODE_TYPE, PACKAGE_NAME, TRIGGER_NODE_TYPE, buildAndPack, nodesDir } from '../../scripts/n8n/packaging';
+import { NODE_TYPE, PACKAGE_NAME, TRIGGER_NODE_TYPE, nodesDir } from '../../scripts/n8n/packaging';
 import { freePort, runCommand } from '../../scripts/n8n/processes';
 import { N8N_VERSION, n8nMajor, projectRoot, tempDir } from '../../scripts/n8n/paths';
 import { nextPatch, readTarballPackageJson, repackWithVersion, startRegistry, type LocalRegistry } from '../../scripts/n8n/registry';
@@ -55,6 +55,7 @@ import {
 	versionWorkflow,
 } from './helpers';
 import { sandboxApiVersion } from '../e2e/helpers/sandboxApi';
+import { packedTarball } from '../e2e/helpers/userFolder';
 
 const SHOTS = path.join(projectRoot, 'tmp', 'install');
 const say = (line: string) => process.stderr.write(`[install routes] ${line}\n`);
@@ -73,8 +74,7 @@ beforeAll(async () => {
 	await ensureN8nInstalled();
 	workDir = tempDir('ftm-install-routes-');
 	registry = await startRegistry(path.join(workDir, 'registry'), say);
-	// Under `npm test` the pretest script has just built dist/; building again would race other test files.
-	tarballX = await buildAndPack(path.join(workDir, 'pack'), { build: process.env.npm_lifecycle_event !== 'test' });
+	tarballX = await packedTarball(workDir);
 	versionX = readTarballPackageJson(tarballX).version;
 	versionX1 = nextPatch(versionX);
 	await registry.publish(tarballX);

@@ -1,13 +1,15 @@
 /**
  * What an end-to-end suite that drives one real n8n starts from: a work folder, the sandbox, n8n with the
  * packed package installed as users install it, an owner, the public API and our credential pointing at the
- * sandbox. `useN8nStack` starts it before the suite and stops it after.
+ * sandbox. `useN8nStack` starts it before the suite and stops it after. A suite that gives no extraEnv uses
+ * the run's shared n8n when there is one (sharedN8n.ts): then it brings its own sandbox, API key and a new
+ * credential, and stops only those (and the workflows it left active).
  */
 import * as fs from 'node:fs';
 
 import { startSandbox, type Sandbox } from '../../../sandbox/src';
 import type { SandboxOptions } from '../../../sandbox/src/api';
-import { ensureCredential } from '../../../scripts/n8n/credentials';
+import { createCredential, ensureCredential } from '../../../scripts/n8n/credentials';
 import {
 	ensureOwner,
 	generatePassword,
@@ -17,6 +19,7 @@ import {
 } from '../../../scripts/n8n/n8nApi';
 import { startN8n, type N8nServer, type StartN8nOptions } from '../../../scripts/n8n/n8nProcess';
 import { tempDir } from '../../../scripts/n8n/paths';
+import { sharedN8n, sharedOwner } from './sharedN8n';
 import { prepareUserFolder } from './userFolder';
 
 const MINUTE = 60 * 1000;
@@ -24,7 +27,10 @@ const MINUTE = 60 * 1000;
 export interface N8nStack {
 	workDir: string;
 	sandbox: Sandbox;
-	n8n: N8nServer;
+	/** The suite's own n8n, or the run's shared one (then stop() leaves it running). */
+	n8n: Pick<N8nServer, 'url' | 'port' | 'userFolder' | 'stop'>;
+	/** Whether n8n is the run's shared one. */
+	shared: boolean;
 	/** n8n's REST API as the owner, and its public API. */
 	rest: RestClient;
 	api: PublicApiClient;
@@ -54,27 +60,50 @@ export function useN8nStack(options: N8nStackOptions): N8nStack {
 	beforeAll(async () => {
 		const slug = options.name.replace(/\W+/g, '-');
 		stack.workDir = tempDir(`ftm-${slug}-`);
-		const userFolder = await prepareUserFolder(stack.workDir);
+		const shared = options.extraEnv === undefined ? sharedN8n() : undefined;
+		const userFolder = shared ? undefined : await prepareUserFolder(stack.workDir);
 		stack.sandbox = await startSandbox({ port: 0, clientId: options.clientId, clientSecret: options.clientSecret, ...options.sandbox });
 		options.beforeN8n?.(stack.sandbox);
+		const credentialData = { baseUrl: stack.sandbox.baseUrl, clientId: options.clientId, clientSecret: options.clientSecret };
+		if (shared) {
+			stack.shared = true;
+			stack.n8n = { url: shared.url, port: shared.port, userFolder: shared.userFolder, stop: async () => undefined };
+			stack.rest = sharedOwner(shared);
+			stack.api = await publicApi(stack.rest, options.name);
+			// Other suites in this n8n may have a credential of the same name: this suite's is a new one.
+			stack.credential = await createCredential(stack.api, options.credentialName, credentialData);
+			return;
+		}
+		stack.shared = false;
 		stack.n8n = await startN8n({
-			userFolder,
+			userFolder: userFolder as string,
 			extraEnv: options.extraEnv,
 			logFile: options.logFile ? `${stack.workDir}/${options.logFile}` : undefined,
 		});
 		const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'E2e', lastName: 'Owner' };
 		({ client: stack.rest } = await ensureOwner(stack.n8n.url, owner));
 		stack.api = await publicApi(stack.rest, options.name);
-		stack.credential = await ensureCredential(stack.api, options.credentialName, {
-			baseUrl: stack.sandbox.baseUrl,
-			clientId: options.clientId,
-			clientSecret: options.clientSecret,
-		});
+		stack.credential = await ensureCredential(stack.api, options.credentialName, credentialData);
 	}, 30 * MINUTE);
 	afterAll(async () => {
+		if (stack.shared) await deactivateWorkflowsOf(stack).catch((error: Error) => process.stderr.write(`[${options.name}] ${error.message}\n`));
 		await stack.n8n?.stop();
 		await stack.sandbox?.close();
 		if (stack.workDir) fs.rmSync(stack.workDir, { recursive: true, force: true });
 	}, 2 * MINUTE);
 	return stack;
+}
+
+/**
+ * In the shared n8n, deactivates the active workflows that use this suite's credential, so that their triggers
+ * stop polling the suite's sandbox once it is closed.
+ */
+async function deactivateWorkflowsOf(stack: N8nStack): Promise<void> {
+	if (!stack.api || !stack.credential) return;
+	type Listed = { id: string; nodes?: Array<{ credentials?: Record<string, { id?: string | null }> }> };
+	const active = await stack.api.list<Listed>('/workflows?active=true');
+	for (const workflow of active) {
+		const uses = (workflow.nodes ?? []).some((node) => Object.values(node.credentials ?? {}).some((ref) => ref?.id === stack.credential.id));
+		if (uses) await stack.api.call('POST', `/workflows/${workflow.id}/deactivate`);
+	}
 }
