@@ -10,7 +10,7 @@
  */
 import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../nodes/shared/transport/constants';
+import { CREDENTIAL_TYPE } from '../../nodes/shared/transport/connection';
 import { nodeOf } from '../../test/harness/engine';
 import type { TestCredentialsHelper } from '../../test/harness/credentials';
 import { nodeTypesWith, runSingleNode } from './n8n';

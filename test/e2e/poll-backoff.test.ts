@@ -1,6 +1,6 @@
 /**
  * End-to-end: a rate-limited poll in real n8n. The trigger declares why its poll failed (`failure`:
- * rate-limited, with the wait the service's Retry-After asked for; transport/failureCause.ts), and n8n 2.40 and
+ * rate-limited, with the wait the service's Retry-After asked for; transport/failure.ts failureCauseOf), and n8n 2.40 and
  * later, with its durable poll scheduling on (N8N_SCHEDULER_ENABLED, N8N_SCHEDULER_POLL_TRIGGERS_ENABLED,
  * N8N_POLLER_DURABLE_CURSORS_ENABLED), skips the polls due before that wait is over. n8n 1.x has no such
  * back-off and polls again at the next Poll Time; the test asserts that there (the env variables are unknown

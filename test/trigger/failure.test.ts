@@ -1,5 +1,5 @@
 /**
- * What a failed poll tells n8n about why it failed (`failure` on the error, transport/failureCause.ts), through
+ * What a failed poll tells n8n about why it failed (`failure` on the error, transport/failure.ts failureCauseOf), through
  * n8n-core's PollContext against the sandbox: the wait a 429 or 503 asked for after the retries were used up,
  * a rejected client secret, a deployment that differs from the contract; nothing where the fault may pass.
  * The error's message and description stay what they were without it.

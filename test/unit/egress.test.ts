@@ -1,5 +1,5 @@
 /**
- * n8n's SSRF refusal as the transport reads it (transport/egress.ts, failure.ts, failureCause.ts): found by the
+ * n8n's SSRF refusal as the transport reads it (transport/egress.ts, failure.ts): found by the
  * error classes' names and their properties anywhere in the cause chain, never retried, an actionable cause,
  * and the texts that name the host and the setting. The errors are n8n's own (@n8n/backend-network, from
  * n8n-core's folder); test/hardening/ssrf.test.ts shows them thrown by n8n-core's request helpers.
@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { egressRefusalOf, egressTexts } from '../../nodes/shared/transport/egress';
 import { failureFacts, verdictOf } from '../../nodes/shared/transport/failure';
 import { loadSignalOf } from '../../nodes/shared/transport/pace/auto';
-import { failureCauseOf } from '../../nodes/shared/transport/failureCause';
+import { failureCauseOf } from '../../nodes/shared/transport/failure';
 
 import { n8nSsrfErrors } from '../harness/ssrf';
 

@@ -1,12 +1,12 @@
 /**
- * The cause a failed request declares to n8n (transport/failureCause.ts), from plain facts: timed causes
+ * The cause a failed request declares to n8n (transport/failure.ts failureCauseOf), from plain facts: timed causes
  * with the wait the service asked for, actionable ones only where the failure cannot pass by itself.
  */
 import { ACTIONABLE_CAUSES, TIMED_CAUSES } from 'n8n-workflow';
 
 import type { FailureFacts } from '../../nodes/shared/transport/failure';
 import { declareFailure } from '../../nodes/shared/execution/declareFailure';
-import { failureCauseOf, waitOf } from '../../nodes/shared/transport/failureCause';
+import { failureCauseOf, waitOf } from '../../nodes/shared/transport/failure';
 import type { TokenFailure } from '../../nodes/shared/transport/failure';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');

@@ -13,7 +13,7 @@ import { routes } from '../../nodes/shared/api/routes';
 import type { ApiErrorObject } from '../../nodes/shared/api/types';
 import { apiRequestAllItems, nextPageOf, pageRequest } from '../../nodes/shared/transport/pagination';
 import { apiRequest } from '../../nodes/shared/transport/request';
-import { servedPageLimit } from '../../nodes/shared/transport/deviations';
+import { servedPageLimit } from '../../nodes/shared/transport/adaptations';
 import { NODE, rejected, thrown, uuid } from './fixtures';
 
 const BASE = 'https://ftm.example.com/v2';

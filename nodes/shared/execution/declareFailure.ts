@@ -1,7 +1,7 @@
 /**
  * Why a node failed, in the words n8n 2.40 and later read on an error (`failure`, n8n-workflow's `Failure`):
  * n8n's poll back-off waits out a timed cause and treats an actionable one as permanent. Which failure of a
- * request gets which cause is the transport's (transport/failureCause.ts); helpers declare the contract's
+ * request gets which cause is the transport's (transport/failure.ts failureCauseOf); helpers declare the contract's
  * breaches they find themselves with CONFIGURATION_INVALID.
  *
  * The cause is set as a plain property, which n8n reads without `instanceof`; older n8n versions ignore it,

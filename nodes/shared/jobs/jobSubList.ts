@@ -59,7 +59,7 @@ function servedElsewhere(
 	// NodeApiError swaps in n8n's generic texts for some messages and statuses: ours stand.
 	failure.message = message;
 	failure.description = description;
-	// The deployment differs from the contract: it will not pass by itself (transport/failureCause.ts).
+	// The deployment differs from the contract: it will not pass by itself (transport/failure.ts failureCauseOf).
 	return declareFailure(failure, CONFIGURATION_INVALID);
 }
 

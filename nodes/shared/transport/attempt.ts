@@ -5,8 +5,7 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BodyBoundError, discardBody, readBody } from './body';
-import { noteServerDate } from './connection';
-import { CREDENTIAL_TYPE } from './constants';
+import { CREDENTIAL_TYPE, noteServerDate } from './connection';
 import type { FailureFacts } from './failure';
 import { failureFacts, header } from './failure';
 import type { ApiContext, TransportSettings } from './settings';

@@ -2,11 +2,13 @@
  * What the transport reads from the credential once per node context (one execution of the node, one
  * poll, one list search), and the service's clock as its answers show it.
  */
-import { CREDENTIAL_TYPE } from './constants';
 import { itemError } from '../execution/operationError';
 import { showUrl } from './secrets';
 import { clientKey } from './token';
 import type { ApiContext } from './settings';
+
+/** The credential type's name, as n8n knows it. */
+export const CREDENTIAL_TYPE = 'fileTransferManagerOAuth2Api';
 
 export interface Connection {
 	baseUrl: string;

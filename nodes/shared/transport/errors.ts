@@ -9,8 +9,7 @@ import type { Route } from '../api/routes';
 import { formatBytes } from './body';
 import { egressTexts } from './egress';
 import type { FailureFacts, Verdict } from './failure';
-import { TIMEOUT_CODES, TLS_CODES } from './failure';
-import { failureCauseOf } from './failureCause';
+import { failureCauseOf, TIMEOUT_CODES, TLS_CODES } from './failure';
 import { CONFIGURATION_INVALID, declareFailure } from '../execution/declareFailure';
 import { redact } from './secrets';
 import { noTokenEndpoint, tokenMessage } from './token';
@@ -183,7 +182,7 @@ function failureSummary(facts: FailureFacts, settings: TransportSettings, secret
 
 /**
  * Turns a failed request into a NodeApiError that carries the API's own title and detail, and the cause n8n
- * reads (failureCause.ts) when it is known.
+ * reads (failure.ts failureCauseOf) when it is known.
  */
 export function toNodeApiError(
 	ctx: ApiContext,

@@ -7,28 +7,26 @@
  * - pace/: when a request may go (places, the pause a Retry-After sets, Fixed, Auto and what Auto remembers);
  *   its index says how it differs from adaptations.ts;
  * - adaptations.ts: the named rules for deployments that deviate (redirects, a stated page maximum, 415,
- *   a DELETE already done);
- * - deviations.ts: what this execution learnt of such a deployment, and how a rule changes the repeat;
+ *   a DELETE already done), what this execution learnt of such a deployment, and how a rule changes the repeat;
  * - settings.ts: the Request Options and their defaults;
  * - retry.ts: how long to wait before a repeat, and a wait that a stop ends;
  * - body.ts: reading an answer within its size and time limits;
- * - failure.ts: what a failed attempt tells (and whether repeating it is safe);
+ * - failure.ts: what a failed attempt tells (and whether repeating it is safe), and why it failed as n8n
+ *   reads it on the error (`failure`);
  * - errors.ts: the errors the user sees;
- * - failureCause.ts: why a request failed, as n8n reads it on the error (`failure`);
  * - egress.ts: n8n's SSRF protection refusing a request, and what to set;
  * - secrets.ts: keeping the token and secret out of them;
  * - token.ts: the token request the credential makes;
  * - origin.ts: the credential's check that a request goes to its Base URL's origin;
  * - pagination.ts: lists;
- * - connection.ts: the credential's Base URL and the service's clock;
- * - constants.ts: the credential type's name.
+ * - connection.ts: the credential (its type's name, its Base URL) and the service's clock.
  *
  * What callers need, in few names: a request and a list, the pages of a list, what the deployment showed,
  * the Request Options, the retry waits, the errors a caller tells apart, and the credential's hooks.
  */
 import { assertCredentialOrigin } from './origin';
 import { serverClockOf } from './connection';
-import { sendsPlainJson, servedPageLimit } from './deviations';
+import { sendsPlainJson, servedPageLimit } from './adaptations';
 import { AmbiguousRequestError, EgressBlockedError } from './errors';
 import { nextPageOf, pageRequest } from './pagination';
 import { setParallel, StoppedError } from './pace';

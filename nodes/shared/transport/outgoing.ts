@@ -7,7 +7,7 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import type { Route } from '../api/routes';
 import { joinUrl } from '../api/routes';
 import type { Connection } from './connection';
-import { contentTypeOf, MEDIA_TYPE, servedPageLimit } from './deviations';
+import { contentTypeOf, MEDIA_TYPE, servedPageLimit } from './adaptations';
 import { foreignLinkError } from './errors';
 import type { ApiContext, TransportSettings } from './settings';
 
@@ -34,7 +34,7 @@ function urlOf(ctx: ApiContext, route: Route, params: Shape, connection: Connect
 	return target.href;
 }
 
-/** The options of the request's first attempt (an adaptation may change them for a repeat: deviations.ts). */
+/** The options of the request's first attempt (an adaptation may change them for a repeat: adaptations.ts applyRepeat). */
 export function outgoing(
 	ctx: ApiContext,
 	route: Route,

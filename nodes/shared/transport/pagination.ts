@@ -9,7 +9,7 @@ import { PAGE_LIMIT_MAX } from '../api/types';
 import { itemError } from '../execution/operationError';
 import type { RequestItem, RequestParams } from './request';
 import { apiRequest } from './request';
-import { servedPageLimit } from './deviations';
+import { servedPageLimit } from './adaptations';
 import { CONFIGURATION_INVALID, declareFailure } from '../execution/declareFailure';
 import type { ApiContext, TransportSettings } from './settings';
 

@@ -1,19 +1,18 @@
 /**
  * One API request with the credential, within its bounds, repeated only when that is safe. Each rule has one
  * place: what goes out (outgoing.ts), one attempt (attempt.ts) and what its answer comes to (resultOf, here),
- * when requests may go (pace/), how a deployment that deviates is met (adaptations.ts decides, deviations.ts
+ * when requests may go (pace/), how a deployment that deviates is met (adaptations.ts decides and
  * applies), whether to repeat and how long to wait (failure.ts verdictOf, retry.ts), and the error the user
  * sees (errors.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Route } from '../api/routes';
-import { firstAdaptation } from './adaptations';
 import type { Attempt } from './attempt';
 import { attemptOnce, cancelSignalOf } from './attempt';
 import { connectionOf } from './connection';
-import type { Tried } from './deviations';
-import { applyRepeat, sendsPlainJson } from './deviations';
+import type { Tried } from './adaptations';
+import { applyRepeat, firstAdaptation, sendsPlainJson } from './adaptations';
 import type { ErrorOptions } from './errors';
 import { finalError, redirectError } from './errors';
 import type { FailureFacts } from './failure';
