@@ -34,7 +34,7 @@ export const FLOORS = {
 	'nodes/FileTransferManagerTrigger/state.ts': 80,
 	// Where the credential's token may go, request validation, pagination.
 	'nodes/shared/transport/origin.ts': 97,
-	'nodes/shared/input/validate.ts': 80,
+	'nodes/shared/input/validate.ts': 100,
 	'nodes/shared/transport/pagination.ts': 90,
 };
 
