@@ -339,4 +339,12 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		replacement: 'true',
 		reason: 'pacer.sent holds only numbers: delete(undefined) removes nothing.',
 	},
+	{
+		file: 'nodes/shared/transport/pace/retryAfter.ts',
+		line: 'if (until <= pacer.pausedUntil) return;',
+		mutator: 'EqualityOperator',
+		original: 'until <= pacer.pausedUntil',
+		replacement: 'until < pacer.pausedUntil',
+		reason: 'Differs only when until equals pacer.pausedUntil, which is then later than now (waitMs > 0): newWindow is false, the same pausedUntil is written again, and the function returns before the budget.',
+	},
 ];

@@ -58,6 +58,16 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		expect(pacer.budget).toBe(8);
 	});
 
+	it('a 429 that arrives while a pause is set was sent before it: it lengthens the pause and teaches no budget', () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		notePause(pacer, 1000, 503);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 2000, 429);
+		expect(pacer.pausedUntil).toBe(Date.now() + 2000);
+		expect(pacer.budget).toBeUndefined();
+	});
+
 	it('a 503 pauses as a 429 does but teaches no rate budget: an overload is not a rate', async () => {
 		const ctx = newContext();
 		const pacer = pacerOf(ctx);
