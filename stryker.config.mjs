@@ -19,11 +19,11 @@ export const FLOORS = {
 	// Pacing: places of requests in flight, Retry-After pauses and the learnt rate budget, Fixed, Auto and what Auto
 	// remembers (the files of limiter.ts were split between line.ts, retryAfter.ts, fixed.ts and pace/index.ts).
 	'nodes/shared/transport/pace/index.ts': 80,
-	'nodes/shared/transport/pace/line.ts': 80,
+	'nodes/shared/transport/pace/line.ts': 95,
 	'nodes/shared/transport/pace/retryAfter.ts': 80,
-	'nodes/shared/transport/pace/fixed.ts': 80,
-	'nodes/shared/transport/pace/auto.ts': 80,
-	'nodes/shared/transport/pace/remembered.ts': 84,
+	'nodes/shared/transport/pace/fixed.ts': 100,
+	'nodes/shared/transport/pace/auto.ts': 90,
+	'nodes/shared/transport/pace/remembered.ts': 91,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 90,
 	// The Guards of Run From Dry Run: what a dry run may become for real.
@@ -34,7 +34,7 @@ export const FLOORS = {
 	'nodes/FileTransferManagerTrigger/state.ts': 80,
 	// Where the credential's token may go, request validation, pagination.
 	'nodes/shared/transport/origin.ts': 97,
-	'nodes/shared/input/validate.ts': 80,
+	'nodes/shared/input/validate.ts': 100,
 	'nodes/shared/transport/pagination.ts': 90,
 };
 

@@ -112,6 +112,13 @@ describe('input errors of IDs in tool use', () => {
 		expect(requireUuid(toolContext({}), 0, 'Job', ` ${ID} `, 'jobId')).toBe(ID);
 	});
 
+	it('a field named by no ID parameter, or by none at all, keeps the editor\'s wording', () => {
+		expect(refusal(() => requireUuid(toolContext({}), 0, 'Group', 'ops')).message).toBe('"Group" must be a UUID, got "ops"');
+		expect(refusal(() => requireUuid(toolContext({}), 0, 'Name', 'ops', 'additionalFields.name')).message).toBe(
+			'"Name" must be a UUID, got "ops"',
+		);
+	});
+
 	it('outside tool use, the editor\'s wording, item and hint are kept', () => {
 		const error = refusal(() => requireLocatorId(executeContext({ jobId: 'abc' }), 2, 'jobId', 'Job'));
 		expect(error.message).toBe('"Job" must be a UUID, got "abc" [item 2]');

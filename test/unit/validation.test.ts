@@ -73,6 +73,7 @@ describe('requireUuid and optionalUuid', () => {
 		expect(optionalUuid(ctx, 0, 'Group', undefined)).toBeUndefined();
 		expect(optionalUuid(ctx, 0, 'Group', ID)).toBe(ID);
 		expect(refusal(() => optionalUuid(ctx, 5, 'Group', 'nope')).message).toBe('"Group" must be a UUID, got "nope" [item 5]');
+		expect(refusal(() => optionalUuid(ctx, 5, 'Group', 42)).message).toBe('"Group" must be a UUID, got 42 [item 5]');
 	});
 });
 
@@ -179,8 +180,37 @@ describe('requireTimeZone', () => {
 		const empty = refusal(() => requireTimeZone(ctx, 1, 'Time Zone', ''));
 		expect(empty.message).toBe('"Time Zone" is empty [item 1]');
 		expect(empty.description).toContain('Europe/Berlin');
+		expect(refusal(() => requireTimeZone(ctx, 1, 'Time Zone', 42)).message).toBe('"Time Zone" is empty [item 1]');
+	});
+
+	it('keeps a name that Intl resolves to another zone (an alias) as it was given', () => {
+		expect(requireTimeZone(ctx, 0, 'Time Zone', 'US/Pacific')).toBe('US/Pacific');
+		expect(requireTimeZone(ctx, 0, 'Time Zone', 'utc')).toBe('UTC');
+	});
+
+	it('takes a name as it is where the runtime has no Intl, or no Intl.DateTimeFormat', () => {
+		const intl = Object.getOwnPropertyDescriptor(globalThis, 'Intl');
+		const results: unknown[] = [];
+		try {
+			for (const stand of [undefined, {}]) {
+				Object.defineProperty(globalThis, 'Intl', { value: stand, configurable: true, writable: true });
+				results.push(thrownOrValue(() => requireTimeZone(ctx, 0, 'Time Zone', 'Mars/Olympus_Mons')));
+			}
+		} finally {
+			if (intl) Object.defineProperty(globalThis, 'Intl', intl);
+		}
+		expect(results).toEqual(['Mars/Olympus_Mons', 'Mars/Olympus_Mons']);
 	});
 });
+
+/** The value a call returns, or the message of what it throws. */
+function thrownOrValue(call: () => unknown): unknown {
+	try {
+		return call();
+	} catch (error) {
+		return `threw: ${(error as Error).message}`;
+	}
+}
 
 describe('requireMaxLength', () => {
 	it('counts characters, not UTF-16 units', () => {
@@ -315,5 +345,11 @@ describe('shown', () => {
 		expect(shown(Number.NaN)).toBe('NaN');
 		expect(shown(-Infinity)).toBe('-Infinity');
 		expect(shown('y'.repeat(100))).toBe(`"${'y'.repeat(79)}…`);
+		// 80 characters with the quotes: not cut.
+		expect(shown('y'.repeat(78))).toBe(`"${'y'.repeat(78)}"`);
+		// What JSON cannot write at all (a loop): as String gives it.
+		const loop: Record<string, unknown> = {};
+		loop.self = loop;
+		expect(shown(loop)).toBe('[object Object]');
 	});
 });

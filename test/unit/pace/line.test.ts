@@ -20,6 +20,33 @@ describe('pacing: places, and the line of requests waiting for one', () => {
 		expect(pacerOf(ctx).active).toBe(8);
 	});
 
+	it('refuses a request whose stop signal aborted already, even with a place free, with the StoppedError text', async () => {
+		const ctx = newContext();
+		const stopped = new AbortController();
+		stopped.abort();
+		const error = await rejected(acquire(ctx, undefined, stopped.signal));
+		expect(error).toBeInstanceOf(StoppedError);
+		expect(error.message).toBe('The node stopped before this request was sent');
+		expect(pacerOf(ctx).active).toBe(0);
+	});
+
+	it('a waiter first in line whose stop aborts leaves the line: the place goes to the one behind it', async () => {
+		const ctx = newContext();
+		setParallel(ctx, { mode: 'fixed', requests: 1 });
+		const pacer = await acquire(ctx);
+		const first = new AbortController();
+		const stopped = watch(acquire(ctx, undefined, first.signal));
+		const behind = watch(acquire(ctx));
+		await settle();
+		first.abort();
+		await settle();
+		expect(stopped.state()).toBe('rejected');
+		expect(pacer.queue).toHaveLength(1);
+		release(pacer);
+		await settle();
+		expect(behind.state()).toBe('resolved');
+	});
+
 	it('hands places to waiters first come, first served', async () => {
 		const ctx = newContext();
 		setParallel(ctx, { mode: 'fixed', requests: 1 });

@@ -40,6 +40,34 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		await expectHeldFor(ninth, 1100);
 	});
 
+	it('raises the budget by one after a window that used it all without a 429, and a 429 sets it one below the raised one', async () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBe(8);
+		await jest.advanceTimersByTimeAsync(1000);
+		for (let i = 0; i < 8; i++) release(await acquire(ctx));
+		expect(pacer.budget).toBe(8);
+		await jest.advanceTimersByTimeAsync(1100);
+		release(await acquire(ctx));
+		expect(pacer.budget).toBe(9);
+		// A 429 in that window, after more accepted answers than the budget: the raise was one too many.
+		for (let i = 0; i < 20; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBe(8);
+	});
+
+	it('a 429 that arrives while a pause is set was sent before it: it lengthens the pause and teaches no budget', () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		notePause(pacer, 1000, 503);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 2000, 429);
+		expect(pacer.pausedUntil).toBe(Date.now() + 2000);
+		expect(pacer.budget).toBeUndefined();
+	});
+
 	it('a 503 pauses as a 429 does but teaches no rate budget: an overload is not a rate', async () => {
 		const ctx = newContext();
 		const pacer = pacerOf(ctx);
