@@ -48,7 +48,8 @@ describe(`n8n ${N8N_VERSION} with N8N_UNVERIFIED_PACKAGES_ENABLED=false`, () => 
 		clientSecret: `secret-${randomId()}`,
 		credentialName: 'File Transfer Manager (unverified e2e)',
 		sandbox: { speed: 1000 },
-		extraEnv: { N8N_UNVERIFIED_PACKAGES_ENABLED: 'false' },
+		// With the editor: the test reads n8n's /rest/settings, which only an n8n with its editor serves.
+		extraEnv: { N8N_UNVERIFIED_PACKAGES_ENABLED: 'false', N8N_DISABLE_UI: 'false' },
 	});
 
 	test('a package already in ~/.n8n/nodes (installed by hand) still loads and runs', async () => {

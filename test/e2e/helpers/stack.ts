@@ -3,7 +3,8 @@
  * packed package installed as users install it, an owner, the public API and our credential pointing at the
  * sandbox. `useN8nStack` starts it before the suite and stops it after. A suite that gives no extraEnv uses
  * the run's shared n8n when there is one (sharedN8n.ts): then it brings its own sandbox, API key and a new
- * credential, and stops only those (and the workflows it left active).
+ * credential, and stops only those (and the workflows it left active). Either n8n runs without its editor
+ * (NO_EDITOR_ENV): no suite here opens a browser; `N8N_DISABLE_UI: 'false'` in extraEnv brings it back.
  */
 import * as fs from 'node:fs';
 
@@ -17,7 +18,7 @@ import {
 	type PublicApiClient,
 	type RestClient,
 } from '../../../scripts/n8n/n8nApi';
-import { startN8n, type N8nServer, type StartN8nOptions } from '../../../scripts/n8n/n8nProcess';
+import { NO_EDITOR_ENV, startN8n, type N8nServer, type StartN8nOptions } from '../../../scripts/n8n/n8nProcess';
 import { tempDir } from '../../../scripts/n8n/paths';
 import { sharedN8n, sharedOwner } from './sharedN8n';
 import { prepareUserFolder } from './userFolder';
@@ -77,7 +78,7 @@ export function useN8nStack(options: N8nStackOptions): N8nStack {
 		stack.shared = false;
 		stack.n8n = await startN8n({
 			userFolder: userFolder as string,
-			extraEnv: options.extraEnv,
+			extraEnv: { ...NO_EDITOR_ENV, ...options.extraEnv },
 			logFile: options.logFile ? `${stack.workDir}/${options.logFile}` : undefined,
 		});
 		const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'E2e', lastName: 'Owner' };
