@@ -74,12 +74,12 @@ export function n8nEnv(options: N8nEnvOptions): NodeJS.ProcessEnv {
 }
 
 /**
- * Extra environment for an n8n that no browser opens (the queue stacks, the e2e suites but the tour's and
- * the install routes'): n8n without its editor. At each start, an n8n with its editor copies the editor's
- * 40 MB of scripts into its user folder through five text replacements (`generateStaticAssets`), about 5 of
- * the 18 CPU-seconds of a start of 2.41.1 on this machine; the queue suites start a main 19 times. The REST
- * API, the public API, webhooks and waiting executions' pages stay; `/rest/settings` goes (the editor's
- * settings), which `waitForReady` does not need.
+ * Extra environment for an n8n that no browser opens and no test asks for the editor's files (the queue
+ * stacks, the e2e suites' own n8n): n8n without its editor. At each start, an n8n with its editor copies the
+ * editor's 40 MB of scripts into its user folder through five text replacements (`generateStaticAssets`),
+ * about 5 of the 18 CPU-seconds of a start of 2.41.1 on this machine; the queue suites start a main 19 times.
+ * The REST API, the public API and webhooks stay; what the editor's FrontendService serves goes:
+ * `/rest/settings` (which `waitForReady` does not need) and `/types/nodes.json`.
  */
 export const NO_EDITOR_ENV: Readonly<Record<string, string>> = { N8N_DISABLE_UI: 'true' };
 

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RestClient, ensureOwner, generatePassword } from '../../../scripts/n8n/n8nApi';
-import { NO_EDITOR_ENV, startN8n, type N8nServer } from '../../../scripts/n8n/n8nProcess';
+import { startN8n, type N8nServer } from '../../../scripts/n8n/n8nProcess';
 import { buildAndPack, installPackage } from '../../../scripts/n8n/packaging';
 import { projectRoot } from '../../../scripts/n8n/paths';
 
@@ -91,8 +91,7 @@ export async function startSharedN8n(runDir: string, tarball: string): Promise<{
 	const userFolder = path.join(runDir, 'n8n-user');
 	await installPackage(userFolder, tarball);
 	const logFile = path.join(runDir, 'n8n.log');
-	// No suite that shares it opens a browser (tour.test.ts and the install routes start their own).
-	const server = await startN8n({ userFolder, logFile, extraEnv: { ...NO_EDITOR_ENV } });
+	const server = await startN8n({ userFolder, logFile });
 	const owner = { email: 'owner@example.com', password: generatePassword(), firstName: 'E2e', lastName: 'Owner' };
 	let rest: RestClient;
 	try {

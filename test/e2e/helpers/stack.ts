@@ -3,8 +3,9 @@
  * packed package installed as users install it, an owner, the public API and our credential pointing at the
  * sandbox. `useN8nStack` starts it before the suite and stops it after. A suite that gives no extraEnv uses
  * the run's shared n8n when there is one (sharedN8n.ts): then it brings its own sandbox, API key and a new
- * credential, and stops only those (and the workflows it left active). Either n8n runs without its editor
- * (NO_EDITOR_ENV): no suite here opens a browser; `N8N_DISABLE_UI: 'false'` in extraEnv brings it back.
+ * credential, and stops only those (and the workflows it left active). An n8n of its own runs without its
+ * editor (NO_EDITOR_ENV: no /rest/settings, no /types/*.json); `N8N_DISABLE_UI: 'false'` in extraEnv brings it
+ * back. The shared n8n keeps it: agent-review.test.ts reads /types/nodes.json.
  */
 import * as fs from 'node:fs';
 
