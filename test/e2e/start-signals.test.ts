@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureN8nInstalled } from '../../scripts/n8n/install';
+import { NO_EDITOR_ENV } from '../../scripts/n8n/n8nProcess';
 import { projectRoot, tempDir } from '../../scripts/n8n/paths';
 import { freePort, portInUse, runCommand } from '../../scripts/n8n/processes';
 import { sleep } from '../../scripts/n8n/waiting';
@@ -80,7 +81,9 @@ async function npmStart(): Promise<Started> {
 	const sandboxPort = await freePort();
 	const args = ['start', '--', '--port', String(n8nPort), '--sandbox-port', String(sandboxPort)];
 	args.push('--data-dir', path.join(workDir, 'data'), '--examples', examplesDir, '--no-build');
-	const env = { ...process.env };
+	// n8n without its editor (NO_EDITOR_ENV, passed on by npm start's n8n environment): these tests read
+	// processes and ports, not pages, and each of the five starts then costs about 5 CPU-seconds less.
+	const env = { ...process.env, ...NO_EDITOR_ENV };
 	delete env.NODE_ENV; // jest's "test" would make the n8n CLI do nothing
 	const npm = spawn('npm', args, { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	let text = '';
