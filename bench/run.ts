@@ -39,7 +39,7 @@ import { httpNodeJobGet, httpNodeReturnAll, oursJobGet, oursReturnAll, recordsIn
 import { helperOnlyJobGet } from './lib/helper-node';
 import { median, ms } from './lib/figures';
 import { concurrencyBench, SECTION_BEGIN, SECTION_END } from './concurrency';
-import { compareRows, flagsFor, knownFlags, parseRows, prepareBaseTree, resolveCommit, runBench } from './lib/base';
+import { OUTSIDE_BY_CHANCE, compareRows, flagsFor, knownFlags, parseRows, prepareBaseTree, resolveCommit, runBench } from './lib/base';
 
 const OPTIONS = {
 	'no-install': { type: 'boolean', default: false },
@@ -703,7 +703,7 @@ async function againstBase(commit: string): Promise<void> {
 	const head1 = await timedRun(projectRoot, [...args, '--no-install', ...(flags['no-readme'] ? [] : ['--no-readme'])], 'head, run 1');
 	const base = await timedRun(tree, forBase.pass, `base ${short}`);
 	const head2 = await timedRun(projectRoot, [...args, '--no-install'], 'head, run 2');
-	const { lines, within, outside, oneSided } = compareRows(parseRows(base), parseRows(head1), parseRows(head2), short);
+	const { lines, within, outside, oneSided, higher, lower, varying } = compareRows(parseRows(base), parseRows(head1), parseRows(head2), short);
 	const loadAfter = os.loadavg();
 	const m = machine();
 	const section = [
@@ -712,7 +712,8 @@ async function againstBase(commit: string): Promise<void> {
 		`Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, load average ${loadBefore[0].toFixed(1)} before and ${loadAfter[0].toFixed(1)} after; head run 1, base, head run 2 took ${seconds.map((s) => `${s.toFixed(0)} s`).join(', ')}.`,
 		`The base ran its own bench/run.ts${forBase.pass.length ? ` with \`${forBase.pass.join(' ')}\`` : ''}${forBase.dropped.length ? `; flags it lacks, so not given to it: \`${forBase.dropped.join(' ')}\`` : ''}.`,
 		"Each row's figure: the ratio (ours / baseline) for the main table, the measured value for the checks, the median wall time for the Auto variants. Noise: |head run 1 − head run 2|; within the noise when |base − the mean of the head runs| ≤ the noise.",
-		`${within} rows within the noise or the same, ${outside} outside it, ${oneSided} printed by one side only.`,
+		`${within} rows within the noise or the same, ${outside} outside it (head higher: ${higher}, lower: ${lower}), ${oneSided} printed by one side only.`,
+		`By chance alone: with no change, a row whose runs vary falls outside this noise ${Math.round(OUTSIDE_BY_CHANCE * 100)} % of the time (three draws of one normal distribution); ${varying} rows varied here, so about ${Math.round(OUTSIDE_BY_CHANCE * varying)} outside are what chance gives. A change shows as more than that, or as rows leaning one way.`,
 		'',
 		...lines,
 	];

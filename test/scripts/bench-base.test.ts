@@ -2,7 +2,8 @@
  * `npm run bench -- --base <commit>` (bench/lib/base.ts): how the printed tables of three bench runs become one
  * comparison, and which flags the base's bench is given. No bench runs here: the tables are written out.
  */
-import { compareRows, flagsFor, parseRows } from '../../bench/lib/base';
+import { OUTSIDE_BY_CHANCE, compareRows, flagsFor, parseRows } from '../../bench/lib/base';
+import { seededRandom } from '../../sandbox/src/util';
 
 const MAIN = (ratio: string, ours = '896 ms') =>
 	[
@@ -75,6 +76,34 @@ describe('compareRows', () => {
 		const { lines, oneSided } = verdicts(MAIN('1.31×'), `${MAIN('1.2×')}\n\n${CHECKS('Fixed 64', '1.1×')}`, `${MAIN('1.2×')}\n\n${CHECKS('Fixed 64', '1.1×')}`);
 		expect(oneSided).toBe(3);
 		expect(lines.filter((line) => line.includes('the base bench has no such row'))).toHaveLength(3);
+	});
+
+	it('counts the rows outside by the way the head went, and the rows whose runs varied', () => {
+		const rows = (first: string, second: string) =>
+			[
+				'| Metric | Ours | Baseline | Ratio (ours / baseline) | Baseline is |',
+				'|---|---:|---:|---:|---|',
+				`| Job Get: wall time (median of 7) | 1 ms | 1 ms | ${first} | n's HTTP Request node |`,
+				`| Job Get: wall time (median of 7) | 1 ms | 1 ms | ${second} | our node at a fixed 8 |`,
+				'| Job Get: requests | 1 | 1 | 1.00× | plain client |',
+			].join('\n');
+		const up = verdicts(rows('1.00×', '1.00×'), rows('1.30×', '1.01×'), rows('1.32×', '0.99×'));
+		expect([up.higher, up.lower, up.outside, up.varying]).toEqual([1, 0, 1, 2]);
+		const down = verdicts(rows('1.00×', '1.00×'), rows('0.70×', '1.00×'), rows('0.72×', '1.00×'));
+		expect([down.higher, down.lower, down.outside, down.varying]).toEqual([0, 1, 1, 1]);
+	});
+
+	it("states chance's share of rows outside as a simulation of three draws of one distribution gives it", () => {
+		// Box-Muller on a seeded generator: base, head run 1 and head run 2 from one normal distribution.
+		const random = seededRandom(7);
+		const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+		const draws = 40_000;
+		let outside = 0;
+		for (let i = 0; i < draws; i++) {
+			const [base, run1, run2] = [normal(), normal(), normal()];
+			if (Math.abs(base - (run1 + run2) / 2) > Math.abs(run1 - run2)) outside++;
+		}
+		expect(Math.abs(outside / draws - OUTSIDE_BY_CHANCE)).toBeLessThan(0.01);
 	});
 });
 
