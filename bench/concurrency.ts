@@ -409,14 +409,28 @@ function baseCode(dir: string): NodeCode {
 	const root = path.resolve(dir);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const engine = require(path.join(root, 'test', 'harness', 'engine.ts')) as { runNode: typeof runNode };
-	const learntFile = path.join(root, 'nodes', 'shared', 'transport', 'learnt.ts');
-	const rememberedFile = path.join(root, 'nodes', 'shared', 'transport', 'pace', 'remembered.ts');
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const learnt = fs.existsSync(learntFile) ? (require(learntFile) as { forgetLearntLimits: () => void }) : undefined;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const remembered = fs.existsSync(rememberedFile) ? (require(rememberedFile) as { forgetRemembered: () => void }) : undefined;
 	const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-	return { name: `base ${commit}`, runNode: engine.runNode, forget: learnt?.forgetLearntLimits ?? remembered?.forgetRemembered ?? (() => undefined) };
+	return { name: `base ${commit}`, runNode: engine.runNode, forget: forgetterOf(root) };
+}
+
+/**
+ * Where a checkout keeps what Auto learnt, by the layouts it had: each a file and the function that forgets it.
+ * A base whose forgetting is not found would run every "first execution" from what its earlier rounds learnt.
+ */
+const FORGETTERS: Array<[string[], string]> = [
+	[['nodes', 'shared', 'transport', 'pace', 'remembered.ts'], 'forgetRemembered'],
+	[['nodes', 'FileTransferManager', 'transport', 'learnt.ts'], 'forgetLearntLimits'],
+];
+
+export function forgetterOf(root: string): () => void {
+	for (const [parts, name] of FORGETTERS) {
+		const file = path.join(root, ...parts);
+		if (!fs.existsSync(file)) continue;
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const forget = (require(file) as Record<string, unknown>)[name];
+		if (typeof forget === 'function') return forget as () => void;
+	}
+	throw new Error(`${root}: no module that keeps what Auto learnt (looked for ${FORGETTERS.map(([parts]) => parts.join('/')).join(', ')})`);
 }
 
 /** The markers around the Auto section in bench/README.md's figures (run.ts writes them too). */

@@ -2,7 +2,13 @@
  * `npm run bench -- --base <commit>` (bench/lib/base.ts): how the printed tables of three bench runs become one
  * comparison, and which flags the base's bench is given. No bench runs here: the tables are written out.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
 import { OUTSIDE_BY_CHANCE, compareRows, flagsFor, parseRows } from '../../bench/lib/base';
+import { forgetterOf } from '../../bench/concurrency';
+import { forgetRemembered } from '../../nodes/shared/transport/pace/remembered';
 import { seededRandom } from '../../sandbox/src/util';
 
 const MAIN = (ratio: string, ours = '896 ms') =>
@@ -115,5 +121,29 @@ describe('flagsFor', () => {
 			pass: ['--rounds', '3', '--no-memory'],
 			dropped: ['--only', 'healthy', '--new-flag'],
 		});
+	});
+});
+
+describe("forgetterOf: how a base's Auto run is made a first execution", () => {
+	const made: string[] = [];
+	afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+	const checkout = (file: string[], source: string): string => {
+		const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ftm-forgetter-'));
+		made.push(root);
+		fs.mkdirSync(path.join(root, ...file.slice(0, -1)), { recursive: true });
+		fs.writeFileSync(path.join(root, ...file), source);
+		return root;
+	};
+
+	it("finds 438b4c0's learnt.ts, where the pacing kept what Auto learnt before nodes/shared/", () => {
+		const root = checkout(['nodes', 'FileTransferManager', 'transport', 'learnt.ts'], 'export const calls: string[] = [];\nexport function forgetLearntLimits(): void { calls.push("forgot"); }\n');
+		forgetterOf(root)();
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		expect((require(path.join(root, 'nodes', 'FileTransferManager', 'transport', 'learnt.ts')) as { calls: string[] }).calls).toEqual(['forgot']);
+	});
+
+	it('finds this checkout\'s remembered.ts, and refuses a checkout with neither', () => {
+		expect(forgetterOf(path.resolve(__dirname, '..', '..'))).toBe(forgetRemembered);
+		expect(() => forgetterOf(checkout(['README.md'], ''))).toThrow(/no module that keeps what Auto learnt/);
 	});
 });
