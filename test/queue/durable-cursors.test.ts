@@ -1,6 +1,7 @@
 /**
  * Queue mode with n8n's durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED) and a poll timeout of 10 s (a
- * poll budget of 5 s): a stack of its own (Postgres, Redis, main and two workers) against a sandbox of its own.
+ * poll budget of 5 s): a stack of its own (Postgres, Redis, main and one worker: CRASH_STACK_WORKERS) against a sandbox of its
+ * own.
  * 1. main killed with SIGKILL 5 times while jobs fail;
  * 2. a backlog that takes several polls (the sandbox answers in 1 s), main killed in the middle of its drain.
  * Runs side by side with queue-mode.test.ts and main-crashes.test.ts (jest.queue.config.js: three workers);
@@ -9,6 +10,7 @@
 import type { QueueStack } from '../../scripts/n8n/queue/stack';
 import { sleep } from '../../scripts/n8n/waiting';
 import {
+	CRASH_STACK_WORKERS,
 	DURABLE_CRASHES,
 	DURABLE_ENV,
 	awaitDelivery,
@@ -49,7 +51,7 @@ const earlier: string[] = [];
 
 describe('queue mode with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 	test(`main killed with SIGKILL at ${DURABLE_CRASHES} random moments, durable cursors`, keepOnFailure(async () => {
-		stack = await newStack(run, 'durable', DURABLE_ENV);
+		stack = await newStack(run, 'durable', DURABLE_ENV, CRASH_STACK_WORKERS);
 		const polls = listRequests(run.sandbox);
 		workflowId = await createWorkflow(stack.publicApi, fastAlert(stack.credential, 0), 'queue e2e: alert (durable)', {
 			activate: true,

@@ -1,10 +1,10 @@
 /**
- * Queue mode (Postgres, Redis, one main and two workers), main killed with SIGKILL 10 times at random moments
+ * Queue mode (Postgres, Redis, one main and one worker: CRASH_STACK_WORKERS), main killed with SIGKILL 10 times at random moments
  * within the first half second of a scheduled poll while jobs fail: a stack and a sandbox of its own, side by
  * side with queue-mode.test.ts (the other scenarios) and durable-cursors.test.ts (the same kills with n8n's
  * durable poll cursors). Figures go to tmp/queue-e2e/figures-crashes.json.
  */
-import { CRASHES, beyondOnePoll, crashLoop, keepOnFailure, newStack, stretchesOf, useQueueRun } from './suite';
+import { CRASHES, CRASH_STACK_WORKERS, beyondOnePoll, crashLoop, keepOnFailure, newStack, stretchesOf, useQueueRun } from './suite';
 import { MINUTE, fastAlert, failJob, listRequests, until } from './helpers';
 import { createWorkflow } from '../e2e/helpers/workflows';
 
@@ -15,7 +15,7 @@ const EARLIER_JOBS = 20;
 
 describe('queue mode: main killed while the trigger polls', () => {
 	test(`main killed with SIGKILL at ${CRASHES} random moments while jobs fail`, keepOnFailure(async () => {
-		const stack = await newStack(run, 'default', {});
+		const stack = await newStack(run, 'default', {}, CRASH_STACK_WORKERS);
 		const earlier = Array.from({ length: EARLIER_JOBS }, (_, i) => failJob(run.sandbox, `before activation ${i + 1}`));
 		// A workflow without errors attached: each poll is a few list requests, however many jobs failed, so
 		// that the crashes hit n8n's cursor handling rather than a long poll (see the durable run).

@@ -31,6 +31,13 @@ import {
 import type { ExecutionRecord } from './helpers';
 
 export const WORKERS = 2;
+/**
+ * Workers of the stacks whose scenarios kill main (main-crashes.test.ts, durable-cursors.test.ts): what they
+ * test happens in main (the poll, its cursor, the hand-over of its events to the queue); a worker only runs
+ * the executions that follow, and one at a concurrency of 5 keeps up with them. queue-mode.test.ts keeps two:
+ * its scenarios spread executions over workers and kill one of them.
+ */
+export const CRASH_STACK_WORKERS = 1;
 const CONCURRENCY = 5;
 export const STORM = 100;
 export const ALERT_JOBS = 200;
@@ -130,12 +137,15 @@ async function stopQueueRun(run: QueueRun | undefined): Promise<void> {
 	if (!failed) fs.rmSync(run.runDir, { recursive: true, force: true });
 }
 
-/** Starts a stack of this run (Postgres, Redis, main and the workers) against its run.sandbox. */
-export async function newStack(run: QueueRun, label: string, env: Record<string, string>): Promise<QueueStack> {
+/**
+ * Starts a stack of this run (Postgres, Redis, main and `workers` workers, default WORKERS) against its
+ * run.sandbox.
+ */
+export async function newStack(run: QueueRun, label: string, env: Record<string, string>, workers = WORKERS): Promise<QueueStack> {
 	const t = Date.now();
 	const stack = await startQueueStack({
 		dataDir: path.join(run.runDir, label),
-		workers: WORKERS,
+		workers,
 		workerConcurrency: CONCURRENCY,
 		sandboxBaseUrl: run.sandbox.baseUrl,
 		clientId: run.sandbox.clientId,
