@@ -12,6 +12,7 @@ const TESTS = [
 	'test/unit/pace/fixed.test.ts',
 	'test/unit/pace/auto.test.ts',
 	'test/unit/pace/remembered.test.ts',
+	'test/unit/pace/index.test.ts',
 	'test/unit/cost-compare.test.ts',
 	'test/unit/cost-guard.test.ts',
 	'test/unit/run-guards.test.ts',
@@ -40,4 +41,6 @@ module.exports = {
 	...unit,
 	rootDir: __dirname,
 	testMatch: tests.map((file) => `<rootDir>/${file}`),
+	// Read by test/unit/trigger-drain.test.ts: once one drain failed under a mutant, the later ones fail at once.
+	globals: { ...unit.globals, FTM_MUTATION: true },
 };
