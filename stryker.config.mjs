@@ -20,7 +20,7 @@ export const FLOORS = {
 	// remembers (the files of limiter.ts were split between line.ts, retryAfter.ts, fixed.ts and pace/index.ts).
 	'nodes/shared/transport/pace/index.ts': 80,
 	'nodes/shared/transport/pace/line.ts': 95,
-	'nodes/shared/transport/pace/retryAfter.ts': 80,
+	'nodes/shared/transport/pace/retryAfter.ts': 100,
 	'nodes/shared/transport/pace/fixed.ts': 100,
 	'nodes/shared/transport/pace/auto.ts': 90,
 	'nodes/shared/transport/pace/remembered.ts': 91,
