@@ -195,6 +195,8 @@ describe.each([
 		const count = (list: string[]) => list.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>());
 		expect(count(delivered)).toEqual(count(expected));
 		}),
+		// The unit layer's bound, also under jest.mutation.config.js, whose 3 s suit every other test.
+		60_000,
 	);
 });
 
