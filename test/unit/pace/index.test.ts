@@ -130,6 +130,16 @@ describe('heard: the answer as soon as its headers are in', () => {
 		expect(pacerOf(fixed).parallel).toBe(8);
 	});
 
+	it('a 429 without Retry-After pauses nothing and teaches no budget, however much was accepted before it', async () => {
+		const ctx = newContext();
+		for (let i = 0; i < 8; i++) leave(await enter(ctx, SERVICE, {}), { ok: true });
+		const [place] = await enterAll(ctx, 1);
+		heard(place, { ok: false, status: 429 });
+		expect(place.refused).toBe(true);
+		expect(pacerOf(ctx).pausedUntil).toBe(0);
+		expect(pacerOf(ctx).budget).toBeUndefined();
+	});
+
 	it('another error status is left to leave: not refused, no pause, Auto unchanged', async () => {
 		const ctx = autoContext();
 		const places = await enterAll(ctx, 8);
