@@ -33,9 +33,9 @@ export const FLOORS = {
 	'nodes/FileTransferManagerTrigger/watch.ts': 80,
 	'nodes/FileTransferManagerTrigger/state.ts': 80,
 	// Where the credential's token may go, request validation, pagination.
-	'nodes/shared/transport/origin.ts': 97,
+	'nodes/shared/transport/origin.ts': 100,
 	'nodes/shared/input/validate.ts': 100,
-	'nodes/shared/transport/pagination.ts': 90,
+	'nodes/shared/transport/pagination.ts': 100,
 };
 
 export default {

@@ -189,14 +189,6 @@ export const EQUIVALENT: readonly Equivalent[] = [
 	},
 	{
 		file: 'nodes/shared/transport/origin.ts',
-		line: 'if (target === undefined || target === \'\') return [base];',
-		mutator: 'ConditionalExpression',
-		original: 'target === \'\'',
-		replacement: 'false',
-		reason: 'An empty target joins to the base in both readings (axios\'s join: the base and a slash; new URL(\'\', base): the base), so the origin read is the base\'s either way.',
-	},
-	{
-		file: 'nodes/shared/transport/origin.ts',
 		line: 'const joined = AXIOS_ABSOLUTE.test(target) ? target : `${base.replace(/\\/?\\/$/, \'\')}/${target.replace(/^\\/+/, \'\')}`;',
 		mutator: 'Regex',
 		original: '/^\\/+/',
