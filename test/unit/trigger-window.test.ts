@@ -355,6 +355,9 @@ describe('readState and writeState', () => {
 		['a gap whose handledUpTo is null', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: null }] } as unknown as IDataObject],
 		['a gap whose handledUpTo cursor is not a timestamp', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: { cursor: 'x', atCursor: [] } }] } as unknown as IDataObject],
 		['a gap whose handledUpTo has no ids', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: { cursor: T0 } }] } as unknown as IDataObject],
+		// Date.parse reads a number as the text of a year: a number is no timestamp all the same.
+		['a cursor that is a number', { ...full, cursor: 2026 } as unknown as IDataObject],
+		['a gap whose end is a number', { ...full, gaps: [{ ...full.gaps[0], until: 2026 }] } as unknown as IDataObject],
 	])('count %s as no state', (_name, data) => {
 		expect(readState(data)).toBeUndefined();
 	});
