@@ -266,6 +266,12 @@ describe('processWindow: the order of what it keeps, and where it stops', () => 
 		expect(eventsOf(result)).toEqual([[A, 'finished']]);
 	});
 
+	it('moves the cursor to the newest stamp it saw, wherever in the list that job came', () => {
+		const result = processWindow(state(), [job(A, 'finished', T1), job(B, 'finished', T2)], DEFAULT_EVENTS, CLOCK);
+		expect(result.next.cursor).toBe(T2);
+		expect(result.next.atCursor).toEqual([B]);
+	});
+
 	it('drops a job kept as ahead that a poll which got past the jobs ahead did not list again', () => {
 		const result = processWindow(state({ ahead: [{ id: X, status: 'finished' }] }), [job(A, 'finished', T2)], DEFAULT_EVENTS, CLOCK);
 		expect(result.next.ahead).toEqual([]);
