@@ -19,10 +19,10 @@ export const FLOORS = {
 	// Pacing: places of requests in flight, Retry-After pauses and the learnt rate budget, Fixed, Auto and what Auto
 	// remembers (the files of limiter.ts were split between line.ts, retryAfter.ts, fixed.ts and pace/index.ts).
 	'nodes/shared/transport/pace/index.ts': 100,
-	'nodes/shared/transport/pace/line.ts': 95,
+	'nodes/shared/transport/pace/line.ts': 98,
 	'nodes/shared/transport/pace/retryAfter.ts': 100,
 	'nodes/shared/transport/pace/fixed.ts': 100,
-	'nodes/shared/transport/pace/auto.ts': 90,
+	'nodes/shared/transport/pace/auto.ts': 91,
 	'nodes/shared/transport/pace/remembered.ts': 91,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 90,
