@@ -24,7 +24,7 @@ export const FLOORS = {
 	'nodes/shared/transport/pace/auto.ts': 91,
 	'nodes/shared/transport/pace/remembered.ts': 91,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
-	'nodes/FileTransferManager/helpers/costGuard.ts': 90,
+	'nodes/FileTransferManager/helpers/costGuard.ts': 100,
 	// The Guards of Run From Dry Run: what a dry run may become for real.
 	'nodes/FileTransferManager/helpers/runGuards.ts': 81,
 	// The trigger's cursor and sweep: what a poll delivers, what it keeps for the next one.

@@ -148,22 +148,6 @@ export const EQUIVALENT: readonly Equivalent[] = [
 		reason: 'A currency that is not text becomes a text that is no three-letter code either way: the same refusal.',
 	},
 	{
-		file: 'nodes/FileTransferManager/helpers/costGuard.ts',
-		line: '\'The most the real job may cost, as the dry run estimated it: a decimal amount with a point, e.g. 25.00. Above it, or when the dry run has no estimate in this currency, no job is started and the item fails. Leave empty for no maximum.\',',
-		mutator: 'StringLiteral',
-		original: '\'The most the real job may cost, as the dry run estimated it: a decimal amount with a point, e.g. 25.00. Above it, or when the dry run has no estimate in this currency, no job is started and the item fails. Leave empty for no maximum.\'',
-		replacement: '""',
-		reason: 'Not logic: the parameter\'s help text in the editor, which no code reads. The test of costGuardProperties checks what code reads (names, types, defaults, display options, the placeholders as valid input).',
-	},
-	{
-		file: 'nodes/FileTransferManager/helpers/costGuard.ts',
-		line: '\'Currency of the maximum, an ISO 4217 code such as USD or EUR. Required with a maximum: an estimate in another currency is refused, never converted.\',',
-		mutator: 'StringLiteral',
-		original: '\'Currency of the maximum, an ISO 4217 code such as USD or EUR. Required with a maximum: an estimate in another currency is refused, never converted.\'',
-		replacement: '""',
-		reason: 'Not logic: the currency parameter\'s help text in the editor, which no code reads (as above).',
-	},
-	{
 		file: 'nodes/shared/transport/origin.ts',
 		line: '} catch {',
 		mutator: 'BlockStatement',
