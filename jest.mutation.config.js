@@ -12,6 +12,7 @@ const TESTS = [
 	'test/unit/pace/fixed.test.ts',
 	'test/unit/pace/auto.test.ts',
 	'test/unit/pace/remembered.test.ts',
+	'test/unit/pace/index.test.ts',
 	'test/unit/cost-compare.test.ts',
 	'test/unit/cost-guard.test.ts',
 	'test/unit/run-guards.test.ts',
@@ -40,4 +41,13 @@ module.exports = {
 	...unit,
 	rootDir: __dirname,
 	testMatch: tests.map((file) => `<rootDir>/${file}`),
+	// Read by test/unit/trigger-drain.test.ts: once one drain failed under a mutant, the later ones fail at once.
+	globals: { ...unit.globals, FTM_MUTATION: true },
+	// Under Stryker: a mutant's run loads only the test files that hold the tests that covered it.
+	setupFilesAfterEnv: [...(unit.setupFilesAfterEnv ?? []), '<rootDir>/test/mutation/recordTests.js'],
+	testSequencer: '<rootDir>/test/mutation/sequencer.js',
+	// A mutant that leaves a test waiting (for a pause on jest's fake clock, say) fails it after 3 s, as a kill, instead
+	// of running into Stryker's timeout, which costs more and restarts the test runner. No test of TESTS takes 0.5 s
+	// but the drains of trigger-drain.test.ts, which keep the unit layer's 60 s.
+	testTimeout: 3000,
 };

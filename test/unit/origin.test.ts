@@ -71,6 +71,17 @@ describe('the credential\'s `authenticate` alone: which targets get the Bearer h
 		);
 	});
 
+	// A URL without an origin (a scheme the URL parser does not know) is named by itself, path included: the
+	// message shows the URL the request would go to as axios joins it, not a neighbour of it.
+	it.each([
+		['an empty `url` beside it: the base URL as it is, no slash added', { baseURL: 'foo://elsewhere.example.org/v2', url: '' }, 'foo://elsewhere.example.org/v2'],
+		['a relative `url` joined to it: the base URL\'s trailing slash not doubled', { baseURL: 'foo://elsewhere.example.org/v2/', url: 'jobs' }, 'foo://elsewhere.example.org/v2/jobs'],
+	])('a `baseURL` without an origin, %s', async (_, options, where) => {
+		await expect(authenticate(options)).rejects.toThrow(
+			new RegExp(`^This credential sends its token only to https://api\\.acme\\.example\\.com; the request goes to ${where.replace(/\./g, '\\.')}$`),
+		);
+	});
+
 	it.each([
 		['http', 'http://api.acme.example.com', 'http://api.acme.example.com/jobs', 'http://api.acme.example.com'],
 		['a scheme in capitals', 'HTTPS://api.acme.example.com/v2', 'https://api.acme.example.com/v2/jobs', 'https://api.acme.example.com'],

@@ -97,6 +97,11 @@ describe('nextPageOf', () => {
 		expect((error as NodeOperationError & { context: IDataObject }).context.itemIndex).toBe(4);
 	});
 
+	it('reads an empty meta.page.after as saying nothing: no cursor to follow, and no end of the list either', () => {
+		expect(nextPageOf(ctx, page(records(1, 2), ''), 3, JOBS)).toBeNull();
+		expect(() => nextPageOf(ctx, page(records(1, 3), ''), 3, JOBS)).toThrow(/without a way to the next one/);
+	});
+
 	it('reads links and meta that are null, or not objects, as saying nothing', () => {
 		expect(nextPageOf(ctx, { data: records(1, 2), links: null, meta: null }, 3, JOBS)).toBeNull();
 		expect(nextPageOf(ctx, { data: records(1, 2), links: 'next', meta: { page: null } }, 3, JOBS)).toBeNull();
@@ -302,6 +307,35 @@ describe('apiRequestAllItems', () => {
 		expect(calls).toHaveLength(4);
 		expect((calls[1].qs as IDataObject)['page[after]']).toBe(next);
 		expect(calls.slice(2).map((call) => call.url)).toEqual([next, `${BASE}/jobs?p=3`]);
+	});
+
+	it('names the repeated link in the stop when a links.next comes back a second time', async () => {
+		const next = `${BASE}/jobs?p=2`;
+		const { ctx } = fakeService([
+			{ status: 200, body: { data: records(1, 1), links: { next } } },
+			{ status: 200, body: { data: records(2, 1), links: { next } } },
+		]);
+		const error = await rejected(apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS }));
+		expect((error as NodeOperationError).description).toBe(
+			`The next page "${next}" came back after 2 records. Nothing was returned, so that no partial list passes for a complete one.`,
+		);
+	});
+
+	it('stops at the limit on a page that ends it, without asking that page where the list goes on', async () => {
+		// A page of exactly the records still wanted, with neither links.next nor meta.page.after: the list is
+		// complete for the limit, so that the page gives no way on is no error.
+		const { ctx, calls } = fakeService([{ status: 200, body: { data: records(1, 2) } }]);
+		const all = await apiRequestAllItems<{ id: string }>(ctx, JOBS, {}, { settings: SETTINGS, limit: 2 });
+		expect(all.map((r) => r.id)).toEqual([uuid(1), uuid(2)]);
+		expect(calls).toHaveLength(1);
+	});
+
+	it('keeps a record that is null as it came, and pages on', async () => {
+		const { ctx } = fakeService([
+			{ status: 200, body: page([null, record(1)], 'c1') },
+			{ status: 200, body: page([record(2)], null) },
+		]);
+		expect(await apiRequestAllItems(ctx, JOBS, {}, { settings: SETTINGS })).toEqual([null, record(1), record(2)]);
 	});
 
 	it('says in the stop that nothing was returned', async () => {

@@ -7,6 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Job, JobStatus } from '../../nodes/shared/api/types';
 import type { TriggerState } from '../../nodes/FileTransferManagerTrigger/state';
 import { hashText, readState, stateFingerprint, writeState } from '../../nodes/FileTransferManagerTrigger/state';
+import type { Budget, ListSource } from '../../nodes/FileTransferManagerTrigger/drain';
+import { sweepList } from '../../nodes/FileTransferManagerTrigger/drain';
 import type { WindowResult } from '../../nodes/FileTransferManagerTrigger/sweep';
 import { processWindow } from '../../nodes/FileTransferManagerTrigger/sweep';
 import type { ServiceClock, WatchedEvent } from '../../nodes/FileTransferManagerTrigger/watch';
@@ -240,6 +242,83 @@ describe('processWindow: jobs ahead of the service\'s clock', () => {
 	});
 });
 
+describe('processWindow: the order of what it keeps, and where it stops', () => {
+	it('keeps the stuck ids and the jobs ahead sorted by id, in whatever order they were listed', () => {
+		const records = [
+			job(C, 'finished', FUTURE),
+			job(A, 'finished', '2031-01-01T00:00:00.000Z'),
+			job(B, 'failed', '2030-01-01T00:00:00.000Z'),
+			job(X, 'stuck', T2),
+			job(G, 'stuck', T1),
+		];
+		const result = processWindow(state(), records, DEFAULT_EVENTS, CLOCK);
+		expect(result.next.ahead).toEqual([
+			{ id: A, status: 'finished' },
+			{ id: B, status: 'failed' },
+			{ id: C, status: 'finished' },
+		]);
+		expect(result.next.stuck).toEqual([G, X]);
+	});
+
+	it('stops at the first job older than the cursor: the list is newest first, what follows it was handled', () => {
+		const records = [job(A, 'finished', T2), job(B, 'finished', '2026-11-21T09:40:00.000Z'), job(C, 'finished', T3)];
+		const result = processWindow(state(), records, DEFAULT_EVENTS, CLOCK);
+		expect(eventsOf(result)).toEqual([[A, 'finished']]);
+	});
+
+	it('moves the cursor to the newest stamp it saw, wherever in the list that job came', () => {
+		const result = processWindow(state(), [job(A, 'finished', T1), job(B, 'finished', T2)], DEFAULT_EVENTS, CLOCK);
+		expect(result.next.cursor).toBe(T2);
+		expect(result.next.atCursor).toEqual([B]);
+	});
+
+	it('drops a job kept as ahead that a poll which got past the jobs ahead did not list again', () => {
+		const result = processWindow(state({ ahead: [{ id: X, status: 'finished' }] }), [job(A, 'finished', T2)], DEFAULT_EVENTS, CLOCK);
+		expect(result.next.ahead).toEqual([]);
+	});
+});
+
+describe('sweepList: a poll stopped by its budget among the jobs ahead of the clock', () => {
+	/** Two pages: a job stamped ahead of the clock, then one with a normal stamp. */
+	const source: ListSource = {
+		list: async (page) =>
+			await Promise.resolve(
+				page === null
+					? { jobs: [job(B, 'finished', FUTURE)], next: { after: 'p2' } }
+					: { jobs: [job(A, 'finished', T2)], next: null },
+			),
+		clock: () => CLOCK,
+		needsRequest: () => false,
+		item: async (event) => await Promise.resolve({ json: { id: event.job.id } }),
+		refused: () => false,
+		loop: () => new Error('page loop'),
+		failure: (error) => error as Error,
+	};
+	/** One list request, then none. */
+	const oneRequest = (): Budget => {
+		let left = 1;
+		return {
+			allows: () => left > 0,
+			timed: async <T>(request: () => Promise<T>): Promise<T> => {
+				left--;
+				return await request();
+			},
+		};
+	};
+
+	it('keeps the jobs it kept as ahead and did not list again: they may still come first in the next poll', async () => {
+		const stored = state({ ahead: [{ id: X, status: 'finished' }] });
+		const { items, next } = await sweepList(source, stored, DEFAULT_EVENTS, oneRequest());
+		expect(items).toEqual([{ json: { id: B } }]);
+		expect(next.ahead).toEqual([
+			{ id: B, status: 'finished' },
+			{ id: X, status: 'finished' },
+		]);
+		expect(next.cursor).toBe(T0);
+		expect(next.gaps).toEqual([]);
+	});
+});
+
 describe('processWindow: activation (deliver = false)', () => {
 	it('emits nothing but records the cursor, the stuck jobs and the jobs ahead, so the next poll repeats none', () => {
 		const records = [job(X, 'finished', FUTURE), job(A, 'finished', T1), job(G, 'stuck', T1)];
@@ -355,6 +434,9 @@ describe('readState and writeState', () => {
 		['a gap whose handledUpTo is null', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: null }] } as unknown as IDataObject],
 		['a gap whose handledUpTo cursor is not a timestamp', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: { cursor: 'x', atCursor: [] } }] } as unknown as IDataObject],
 		['a gap whose handledUpTo has no ids', { ...full, gaps: [{ ...full.gaps[0], handledUpTo: { cursor: T0 } }] } as unknown as IDataObject],
+		// Date.parse reads a number as the text of a year: a number is no timestamp all the same.
+		['a cursor that is a number', { ...full, cursor: 2026 } as unknown as IDataObject],
+		['a gap whose end is a number', { ...full, gaps: [{ ...full.gaps[0], until: 2026 }] } as unknown as IDataObject],
 	])('count %s as no state', (_name, data) => {
 		expect(readState(data)).toBeUndefined();
 	});

@@ -2,9 +2,10 @@
  * The shared pause a Retry-After sets, and the rate budget a 429 teaches (transport/pace/retryAfter.ts), with a
  * bare context object. No request is made; the pauses run on jest's fake clock.
  */
-import { acquire, setParallel } from '../../../nodes/shared/transport/pace/index';
+import { acquire, setParallel, useService } from '../../../nodes/shared/transport/pace/index';
 import { release, StoppedError } from '../../../nodes/shared/transport/pace/line';
 import { pacerOf } from '../../../nodes/shared/transport/pace/pacer';
+import { forgetRemembered } from '../../../nodes/shared/transport/pace/remembered';
 import { noteAccepted, notePause } from '../../../nodes/shared/transport/pace/retryAfter';
 import { newContext, settle, itemStops, watch, expectHeldFor } from './helpers';
 import { rejected } from '../fixtures';
@@ -56,6 +57,97 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		for (let i = 0; i < 20; i++) noteAccepted(pacer);
 		notePause(pacer, 1000, 429);
 		expect(pacer.budget).toBe(8);
+	});
+
+	it('a window that used its whole budget and ended in a 429 raises nothing: the budget stays where the 429 set it', async () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		await jest.advanceTimersByTimeAsync(1000);
+		// The whole budget of 8 sent in one window, then a 429 in it: one below the budget.
+		for (let i = 0; i < 8; i++) release(await acquire(ctx));
+		await jest.advanceTimersByTimeAsync(1);
+		for (let i = 0; i < 20; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBe(7);
+		// The next window opens after the pause and the window: the refused one raises nothing.
+		await jest.advanceTimersByTimeAsync(1100);
+		release(await acquire(ctx));
+		expect(pacer.budget).toBe(7);
+	});
+
+	it('a window that did not use its whole budget raises nothing', async () => {
+		const ctx = newContext();
+		const pacer = pacerOf(ctx);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		await jest.advanceTimersByTimeAsync(1000);
+		for (let i = 0; i < 7; i++) release(await acquire(ctx));
+		await jest.advanceTimersByTimeAsync(1100);
+		release(await acquire(ctx));
+		expect(pacer.budget).toBe(8);
+	});
+
+	it('learns a budget below the requests in flight from a second window in a row that ended in a 429', async () => {
+		const pacer = pacerOf(newContext());
+		for (let i = 0; i < 3; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		// Three accepted of 8 in flight may be a passing refusal: nothing learnt yet.
+		expect(pacer.budget).toBeUndefined();
+		await jest.advanceTimersByTimeAsync(1001);
+		for (let i = 0; i < 3; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBe(3);
+	});
+
+	it('a window in which nothing was accepted is not the first of two in a row, nor teaches a budget of 0', async () => {
+		const pacer = pacerOf(newContext());
+		notePause(pacer, 1000, 429);
+		await jest.advanceTimersByTimeAsync(1001);
+		for (let i = 0; i < 3; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBeUndefined();
+		// After a window that accepted 3, one that accepted none: no budget of 0 (that would hold every request).
+		await jest.advanceTimersByTimeAsync(1001);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBeUndefined();
+	});
+
+	it('with more requests in flight than 8, a first window must accept as many as are in flight to teach a budget', () => {
+		const ctx = newContext();
+		setParallel(ctx, { mode: 'fixed', requests: 20 });
+		const pacer = pacerOf(ctx);
+		for (let i = 0; i < 10; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBeUndefined();
+	});
+
+	it('a 429 at the very millisecond its pause ends still counts as sent during it: no budget learnt', async () => {
+		const pacer = pacerOf(newContext());
+		notePause(pacer, 1000, 503);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		await jest.advanceTimersByTimeAsync(1000);
+		expect(pacer.pausedUntil).toBe(Date.now());
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBeUndefined();
+		expect(pacer.pausedUntil).toBe(Date.now() + 1000);
+	});
+
+	it('under Auto, the budget a 429 teaches is remembered: the next execution on the same service starts with it', () => {
+		forgetRemembered();
+		const first = newContext();
+		setParallel(first, { mode: 'auto', max: 100 });
+		useService(first, 'service-a');
+		const pacer = pacerOf(first);
+		for (let i = 0; i < 8; i++) noteAccepted(pacer);
+		notePause(pacer, 1000, 429);
+		expect(pacer.budget).toBe(8);
+		const next = newContext();
+		setParallel(next, { mode: 'auto', max: 100 });
+		useService(next, 'service-a');
+		expect(pacerOf(next).budget).toBe(8);
+		forgetRemembered();
 	});
 
 	it('a 429 that arrives while a pause is set was sent before it: it lengthens the pause and teaches no budget', () => {
@@ -136,6 +228,18 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		await jest.advanceTimersByTimeAsync(0);
 		expect(waiting.state()).toBe('resolved');
 		expect(pacerOf(ctx).active).toBe(1);
+	});
+
+	it('ends the wait when the execution is stopped, also for a request that has its own stop signal', async () => {
+		const ctx = newContext();
+		notePause(pacerOf(ctx), 10_000, 429);
+		const cancel = new AbortController();
+		const waiting = watch(acquire(ctx, cancel.signal, new AbortController().signal));
+		await jest.advanceTimersByTimeAsync(10);
+		expect(waiting.state()).toBe('pending');
+		cancel.abort();
+		await jest.advanceTimersByTimeAsync(0);
+		expect(waiting.state()).toBe('resolved');
 	});
 
 	it('rejects with StoppedError, and frees its place, a request whose stop signal aborts during the pause', async () => {
