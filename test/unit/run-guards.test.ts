@@ -58,6 +58,30 @@ describe('parseRunGuards', () => {
 		expect(parseRunGuards({ maxDryRunAgeMinutes: '15' })).toEqual({ maxAgeMinutes: 15 });
 	});
 
+	it('reads every guard at once, each as given, inside the test (not only at load)', () => {
+		const target = uuid(3);
+		expect(
+			parseRunGuards({ allowedTransferTypes: ['copy', 'move'], allowedConflictHandling: ['skip'], allowedTargetStorageIds: target, maxDryRunAgeMinutes: 1 }),
+		).toEqual({ transferTypes: ['copy', 'move'], conflictHandling: ['skip'], targetStorageIds: [target], maxAgeMinutes: 1 });
+	});
+
+	it('a selection from an expression may be a comma-separated text, in any letter case, a value once', () => {
+		expect(parseRunGuards({ allowedTransferTypes: ' Copy , MOVE ,, copy' })).toEqual({ transferTypes: ['copy', 'move'] });
+		expect(parseRunGuards({ allowedConflictHandling: ['rename', 'rename'] })).toEqual({ conflictHandling: ['rename'] });
+		expect(parseRunGuards({ allowedTransferTypes: ['copy', ''] })).toEqual({ transferTypes: ['copy'] });
+	});
+
+	it('a Guards value that is no collection, or a guard of the wrong kind, is refused with the field named', () => {
+		expect(parseRunGuards(null)).toEqual({});
+		expect(parseRunGuards('copy')).toMatchObject({ field: '"Guards"', problem: 'must be a collection of guards, got "copy"' });
+		expect(parseRunGuards(['copy'])).toMatchObject({ field: '"Guards"', problem: 'must be a collection of guards, got ["copy"]' });
+		expect(parseRunGuards({ allowedTransferTypes: ['copy', 1] })).toMatchObject({ field: '"Guards → Allowed Transfer Types"', problem: 'must hold only copy, move, sync, got 1' });
+		expect(parseRunGuards({ allowedTargetStorageIds: 5 })).toMatchObject({
+			field: '"Guards → Allowed Target Storage IDs"',
+			problem: 'must be storage UUIDs separated by commas, got 5',
+		});
+	});
+
 	it.each([
 		[{ allowedTransferTypes: [] }, '"Guards → Allowed Transfer Types"', 'must hold at least one transfer type'],
 		[{ allowedConflictHandling: [] }, '"Guards → Allowed Conflict Handling"', 'must hold at least one conflict handling'],
