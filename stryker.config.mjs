@@ -26,7 +26,7 @@ export const FLOORS = {
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 100,
 	// The Guards of Run From Dry Run: what a dry run may become for real.
-	'nodes/FileTransferManager/helpers/runGuards.ts': 81,
+	'nodes/FileTransferManager/helpers/runGuards.ts': 90,
 	// The trigger's cursor and sweep: what a poll delivers, what it keeps for the next one.
 	'nodes/FileTransferManagerTrigger/sweep.ts': 82,
 	'nodes/FileTransferManagerTrigger/watch.ts': 100,
