@@ -51,7 +51,7 @@ describe('parseRunGuards', () => {
 		const a = uuid(1);
 		const b = uuid(2).toUpperCase();
 		expect(parseRunGuards({ allowedTargetStorageIds: ` ${a} ,\n${b},, ` })).toEqual({ targetStorageIds: [a, b.toLowerCase()] });
-		expect(parseRunGuards({ allowedTargetStorageIds: ' , ' })).toEqual({});
+		expect(parseRunGuards({ allowedTargetStorageIds: ' , ' })).toStrictEqual({});
 	});
 
 	it('an age from an expression may be a numeric text', () => {
@@ -73,7 +73,9 @@ describe('parseRunGuards', () => {
 
 	it('a Guards value that is no collection, or a guard of the wrong kind, is refused with the field named', () => {
 		expect(parseRunGuards(null)).toEqual({});
-		expect(parseRunGuards('copy')).toMatchObject({ field: '"Guards"', problem: 'must be a collection of guards, got "copy"' });
+		expect(parseRunGuards('copy')).toMatchObject({ field: '"Guards"', problem: 'must be a collection of guards, got "copy"', hint: 'Add guards with Add Guard.' });
+		expect(parseRunGuards({ maxDryRunAgeMinutes: 0 })).toMatchObject({ hint: 'Give the most minutes since the dry run finished, e.g. 60, or remove the guard for no maximum age.' });
+		expect(parseRunGuards({ allowedTargetStorageIds: 'x' })).toMatchObject({ hint: expect.stringMatching(/^Storage UUIDs separated by commas, e\.g\. /) as unknown });
 		expect(parseRunGuards(['copy'])).toMatchObject({ field: '"Guards"', problem: 'must be a collection of guards, got ["copy"]' });
 		expect(parseRunGuards({ allowedTransferTypes: ['copy', 1] })).toMatchObject({ field: '"Guards → Allowed Transfer Types"', problem: 'must hold only copy, move, sync, got 1' });
 		expect(parseRunGuards({ allowedTargetStorageIds: 5 })).toMatchObject({
@@ -164,6 +166,36 @@ describe('readRunGuards', () => {
 });
 
 describe('guardRefusal', () => {
+	it('each refusal says what fits, for the node and for a tool', () => {
+		expect(guardRefusal(dryRun({ transferType: 'move' }), { transferTypes: ['copy'] }, NOW)).toMatchObject({
+			fit: 'a new dry run of a transfer type it allows (copy)',
+			toolFit: 'start a dry run of a transfer type it allows (copy)',
+		});
+		expect(guardRefusal(dryRun({ conflictHandling: 'overwrite' }), { conflictHandling: ['skip'] }, NOW)).toMatchObject({
+			fit: 'a new dry run with a conflict handling it allows (skip)',
+		});
+		expect(guardRefusal(dryRun(), { targetStorageIds: [uuid(9)] }, NOW)).toMatchObject({
+			fit: 'a new dry run to one of the allowed target storages',
+			toolFit: 'start a dry run to one of the allowed target storages',
+		});
+		expect(guardRefusal(dryRun({}, { finishedAt: ago(90 * MINUTE) }), { maxAgeMinutes: 60 }, NOW)).toMatchObject({
+			fit: 'a new dry run of the same transfer, run within 60 minutes of its end',
+			toolFit: 'start a new dry run of the same transfer and run that one within 60 minutes of its end',
+		});
+	});
+
+	it('values the API does not promise are named as they are, never thrown on', () => {
+		expect(verdict(dryRun({ transferType: { kind: 'move' } as never }), { transferTypes: ['copy'] })).toBe('is a {"kind":"move"}, and this workflow allows only copy');
+		expect(verdict(dryRun({ conflictHandling: undefined }), { conflictHandling: ['skip'] })).toBe('has no conflict handling, and this workflow allows only skip');
+		expect(verdict(dryRun({ transferType: 'sync', conflictHandling: undefined }), { conflictHandling: ['skip'] })).toBeUndefined();
+		expect(verdict(dryRun({ target: null as never }), { targetStorageIds: [uuid(9)] })).toMatch(/^targets storage /);
+		expect(verdict(dryRun({ target: { id: 5 } as never }), { targetStorageIds: [uuid(9)] })).toMatch(/^targets storage 5, /);
+	});
+
+	it('a finishedAt with white space around it is read; no age guard reads no finishedAt', () => {
+		expect(verdict(dryRun({}, { finishedAt: ` ${ago(MINUTE)} ` }), { maxAgeMinutes: 60 })).toBeUndefined();
+		expect(verdict(dryRun({}, {}), {})).toBeUndefined();
+	});
 	it('the defaults pass a fresh copy that skips or renames', () => {
 		expect(verdict(dryRun(), DEFAULTS)).toBeUndefined();
 		expect(verdict(dryRun({ conflictHandling: 'rename' }), DEFAULTS)).toBeUndefined();
