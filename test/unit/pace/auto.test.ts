@@ -159,6 +159,52 @@ describe('Parallel Requests Auto', () => {
 	});
 });
 
+describe('noteAnswer, answer by answer: what it returns and where the limit lands', () => {
+	const clean = (sentAt: number, answeredAt: number, inFlight: number): Sample => ({ answer: 'clean', sentAt, answeredAt, inFlight });
+
+	it('says whether the limit grew: a neutral answer, a refusal, an answer to a limit not in use, half a step: no', () => {
+		const state = newAuto();
+		expect(noteAnswer(state, { answer: 'neutral', sentAt: 0, answeredAt: 1, inFlight: 8 })).toBe(false);
+		expect(noteAnswer(state, clean(0, 1, 3))).toBe(false); // 3 of 8 in flight: not in use
+		expect(noteAnswer(state, clean(0, 1, 8))).toBe(false); // half a request
+		expect(state.parallel).toBe(8);
+		expect(noteAnswer(state, clean(0, 1, 8))).toBe(true); // the second half: 9
+		expect(state.parallel).toBe(9);
+		expect(noteAnswer(state, { answer: 'refused', sentAt: 2, answeredAt: 3, inFlight: 9 })).toBe(false);
+	});
+
+	it('a first refusal halves the limit of a fresh run at once', () => {
+		const state = newAuto();
+		noteAnswer(state, { answer: 'refused', sentAt: 0, answeredAt: 1, inFlight: 8 });
+		expect(state.parallel).toBe(4);
+	});
+
+	it("a 503 of a request sent before the latest cut teaches a lower bound, and the limit keeps to it at once", () => {
+		const state = newAuto();
+		growTo(state, 100);
+		noteAnswer(state, { answer: 'refused', sentAt: 1000, answeredAt: 1001, inFlight: state.parallel });
+		const afterCut = state.parallel;
+		expect(afterCut).toBeGreaterThan(20);
+		noteAnswer(state, { answer: 'overloaded', sentAt: 999, answeredAt: 1002, inFlight: 100, ahead: 20 });
+		expect(state.overload).toEqual({ inFlight: 21, at: 1002 });
+		expect(state.parallel).toBe(Math.floor(21 * OVERLOAD_KEEP));
+		// The same bound heard again later keeps the time it was first learnt.
+		noteAnswer(state, { answer: 'overloaded', sentAt: 998, answeredAt: 1003, inFlight: 100, ahead: 20 });
+		expect(state.overload).toEqual({ inFlight: 21, at: 1002 });
+	});
+
+	it('a resumed run is confirmed by its first clean answer only: a refusal sent at or after it halves', () => {
+		for (const sentAt of [10, 12]) {
+			const state = newAuto();
+			resumeAt(state, 100, false);
+			noteAnswer(state, clean(5, 10, 100));
+			noteAnswer(state, clean(15, 20, 100));
+			noteAnswer(state, { answer: 'refused', sentAt, answeredAt: 21, inFlight: 100 });
+			expect(state.parallel).toBe(50);
+		}
+	});
+});
+
 describe('Parallel Requests Auto, resumed where an earlier execution ended (resumeAt)', () => {
 	it('starts at that limit, within this run\'s maximum, still in slow start if the earlier one was', () => {
 		const state = newAuto(100);
