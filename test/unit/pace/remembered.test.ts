@@ -4,7 +4,7 @@
  * (pace/index.ts useService, noteLoad; pace/retryAfter.ts notePause) on a bare context. test/throughput/learnt.test.ts shows it
  * through executions.
  */
-import { OVERLOAD_KEEP } from '../../../nodes/shared/transport/pace/auto';
+import { newAuto, OVERLOAD_KEEP } from '../../../nodes/shared/transport/pace/auto';
 import type { Remembered } from '../../../nodes/shared/transport/pace/remembered';
 import { acquire, noteLoad, setParallel, useService } from '../../../nodes/shared/transport/pace/index';
 import { pacerOf } from '../../../nodes/shared/transport/pace/pacer';
@@ -12,7 +12,8 @@ import { notePause } from '../../../nodes/shared/transport/pace/retryAfter';
 import type { ApiContext } from '../../../nodes/shared/transport/settings';
 import { DEFAULT_PARALLEL } from '../../../nodes/shared/transport/settings';
 import { serviceKey } from '../../../nodes/shared/transport/connection';
-import { forgetRemembered, KEPT_MS, recall, remember, SERVICES_KEPT } from '../../../nodes/shared/transport/pace/remembered';
+import { forgetRemembered, keepRemembered, KEPT_MS, recall, remember, SERVICES_KEPT, startFromRemembered } from '../../../nodes/shared/transport/pace/remembered';
+import type { Pacer } from '../../../nodes/shared/transport/pace/pacer';
 
 const limits = (limit: number): Remembered => ({
 	parallel: limit,
@@ -235,5 +236,42 @@ describe('a run reads and writes what Auto learnt (pace/index.ts useService)', (
 		useService(unknown, 'b');
 		notePause(pacerOf(unknown), 1000, 429);
 		expect(recall('b')).toBeUndefined();
+	});
+});
+
+describe('startFromRemembered and keepRemembered, on a bare pacer', () => {
+	const autoPacer = (): Pacer => ({ ...fresh(), parallel: DEFAULT_PARALLEL, auto: newAuto() });
+	const fresh = (): Pacer => ({
+		parallel: DEFAULT_PARALLEL,
+		active: 0,
+		sent: new Set(),
+		sentCount: 0,
+		queue: [],
+		pausedUntil: 0,
+		windowMs: 0,
+		windowStart: 0,
+		windowSent: 0,
+		windowRefused: false,
+		acceptedSincePause: 0,
+	});
+
+	it('says whether it changed the run: not without Auto, not twice, not for a service it knows nothing of', () => {
+		remember('svc', limits(40), 100);
+		expect(startFromRemembered(fresh(), 'svc')).toBe(false);
+		const nothingKnown = autoPacer();
+		expect(startFromRemembered(nothingKnown, 'other')).toBe(false);
+		const pacer = autoPacer();
+		expect(startFromRemembered(pacer, 'svc')).toBe(true);
+		expect(pacer.parallel).toBe(40);
+		expect(startFromRemembered(pacer, 'svc')).toBe(false);
+	});
+
+	it('keeps nothing for a run that has not named its service', () => {
+		const pacer = autoPacer();
+		keepRemembered(pacer);
+		expect(recall(undefined as unknown as string)).toBeUndefined();
+		pacer.service = 'svc';
+		keepRemembered(pacer);
+		expect(recall('svc')?.parallel).toBe(DEFAULT_PARALLEL);
 	});
 });
