@@ -21,12 +21,12 @@ export const FLOORS = {
 	'nodes/shared/transport/pace/line.ts': 98,
 	'nodes/shared/transport/pace/retryAfter.ts': 100,
 	'nodes/shared/transport/pace/fixed.ts': 100,
-	'nodes/shared/transport/pace/auto.ts': 91,
-	'nodes/shared/transport/pace/remembered.ts': 91,
+	'nodes/shared/transport/pace/auto.ts': 97,
+	'nodes/shared/transport/pace/remembered.ts': 97,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 100,
 	// The Guards of Run From Dry Run: what a dry run may become for real.
-	'nodes/FileTransferManager/helpers/runGuards.ts': 90,
+	'nodes/FileTransferManager/helpers/runGuards.ts': 96,
 	// The trigger's cursor and sweep: what a poll delivers, what it keeps for the next one.
 	'nodes/FileTransferManagerTrigger/sweep.ts': 82,
 	'nodes/FileTransferManagerTrigger/watch.ts': 100,
