@@ -14,6 +14,7 @@ import { DEFAULT_PARALLEL } from '../../../nodes/shared/transport/settings';
 import { serviceKey } from '../../../nodes/shared/transport/connection';
 import { forgetRemembered, keepRemembered, KEPT_MS, recall, remember, SERVICES_KEPT, startFromRemembered } from '../../../nodes/shared/transport/pace/remembered';
 import type { Pacer } from '../../../nodes/shared/transport/pace/pacer';
+import { newContext } from './helpers';
 
 const limits = (limit: number): Remembered => ({
 	parallel: limit,
@@ -240,20 +241,9 @@ describe('a run reads and writes what Auto learnt (pace/index.ts useService)', (
 });
 
 describe('startFromRemembered and keepRemembered, on a bare pacer', () => {
-	const autoPacer = (): Pacer => ({ ...fresh(), parallel: DEFAULT_PARALLEL, auto: newAuto() });
-	const fresh = (): Pacer => ({
-		parallel: DEFAULT_PARALLEL,
-		active: 0,
-		sent: new Set(),
-		sentCount: 0,
-		queue: [],
-		pausedUntil: 0,
-		windowMs: 0,
-		windowStart: 0,
-		windowSent: 0,
-		windowRefused: false,
-		acceptedSincePause: 0,
-	});
+	// A new context's pacer, as a run starts with it (pacer.ts), with or without Auto.
+	const fresh = (): Pacer => pacerOf(newContext());
+	const autoPacer = (): Pacer => Object.assign(fresh(), { auto: newAuto() });
 
 	it('says whether it changed the run: not without Auto, not twice, not for a service it knows nothing of', () => {
 		remember('svc', limits(40), 100);
