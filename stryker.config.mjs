@@ -21,7 +21,7 @@ export const FLOORS = {
 	'nodes/shared/transport/pace/line.ts': 98,
 	'nodes/shared/transport/pace/retryAfter.ts': 100,
 	'nodes/shared/transport/pace/fixed.ts': 100,
-	'nodes/shared/transport/pace/auto.ts': 97,
+	'nodes/shared/transport/pace/auto.ts': 100,
 	'nodes/shared/transport/pace/remembered.ts': 97,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 100,

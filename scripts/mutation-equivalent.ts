@@ -19,6 +19,22 @@ export interface Equivalent {
 
 export const EQUIVALENT: readonly Equivalent[] = [
 	{
+		file: 'nodes/shared/transport/pace/auto.ts',
+		line: 'if (state.fraction >= 1) {',
+		mutator: 'ConditionalExpression',
+		original: 'state.fraction >= 1',
+		replacement: 'true',
+		reason: 'In congestion avoidance the limit grows by Math.floor(state.fraction), 0 while the fraction is below one: entering the branch always adds nothing until it reaches one. (In slow start the same mutant adds a whole request per answer, and is killed.)',
+	},
+	{
+		file: 'nodes/shared/transport/pace/auto.ts',
+		line: 'if (facts.timedOut || (facts.code !== undefined && (SHED_CODES.test(facts.code) || TIMEOUT_CODES.test(facts.code)))) {',
+		mutator: 'ConditionalExpression',
+		original: 'facts.code !== undefined',
+		replacement: 'true',
+		reason: 'Both patterns are anchored error codes (^...$): tested on undefined they read the text "undefined", which neither matches.',
+	},
+	{
 		file: 'nodes/shared/transport/pace/remembered.ts',
 		line: 'const parallel = learnt.parallel >= maximum && earlier && earlier.parallel > learnt.parallel ? earlier.parallel : learnt.parallel;',
 		mutator: 'EqualityOperator',

@@ -173,6 +173,25 @@ describe('noteAnswer, answer by answer: what it returns and where the limit land
 		expect(noteAnswer(state, { answer: 'refused', sentAt: 2, answeredAt: 3, inFlight: 9 })).toBe(false);
 	});
 
+	it('a fresh run that grew halves on a refusal of a request sent before its first clean answer', () => {
+		// Only a resumed run goes back to the start on such a refusal: a fresh run has nothing to drop.
+		const state = newAuto();
+		growTo(state, 100);
+		const grown = state.parallel;
+		noteAnswer(state, { answer: 'refused', sentAt: -1, answeredAt: 5000, inFlight: grown });
+		expect(state.parallel).toBe(Math.floor(grown / 2));
+	});
+
+	it('after slow start, the limit grows by a whole request when the fractions add up to exactly one', () => {
+		// At 16, each answer adds √16 / 16 = 0.25 of a request: the fourth makes exactly one.
+		const state = newAuto();
+		resumeAt(state, 16, false);
+		for (let i = 1; i < 4; i++) expect(noteAnswer(state, clean(0, 1, 16))).toBe(false);
+		expect(state.parallel).toBe(16);
+		expect(noteAnswer(state, clean(0, 1, 16))).toBe(true);
+		expect(state.parallel).toBe(17);
+	});
+
 	it('a first refusal halves the limit of a fresh run at once', () => {
 		const state = newAuto();
 		noteAnswer(state, { answer: 'refused', sentAt: 0, answeredAt: 1, inFlight: 8 });
