@@ -14,7 +14,6 @@ import { DEFAULT_PARALLEL } from '../../../nodes/shared/transport/settings';
 import { serviceKey } from '../../../nodes/shared/transport/connection';
 import { forgetRemembered, keepRemembered, KEPT_MS, recall, remember, SERVICES_KEPT, startFromRemembered } from '../../../nodes/shared/transport/pace/remembered';
 import type { Pacer } from '../../../nodes/shared/transport/pace/pacer';
-import { newContext } from './helpers';
 
 const limits = (limit: number): Remembered => ({
 	parallel: limit,
