@@ -153,7 +153,8 @@ export async function newStack(run: QueueRun, label: string, env: Record<string,
 		tarball: run.tarball,
 		examples: false,
 		// No browser opens these n8n, and they serve no product feature beside executions: without the editor
-		// and the unused modules, each of the 19 starts of a main and 6 of a worker costs less.
+		// and the unused modules, each start costs less (a main starts 3 times and again after each of the 16
+		// kills; the workers of the three stacks once each, one again after its kill).
 		env: { ...NO_EDITOR_ENV, ...unusedModulesEnv(), ...QUEUE_LOCK_ENV, ...SHARED_CORES_ENV, ...env },
 		log: (line) => log(`${label}: ${line}`),
 		onUnexpectedExit: (name, how, tail) => {
