@@ -18,15 +18,15 @@ export const FLOORS = {
 	// Pacing: places of requests in flight, Retry-After pauses and the learnt rate budget, Fixed, Auto and what Auto
 	// remembers (the files of limiter.ts were split between line.ts, retryAfter.ts, fixed.ts and pace/index.ts).
 	'nodes/shared/transport/pace/index.ts': 100,
-	'nodes/shared/transport/pace/line.ts': 98,
+	'nodes/shared/transport/pace/line.ts': 100,
 	'nodes/shared/transport/pace/retryAfter.ts': 100,
 	'nodes/shared/transport/pace/fixed.ts': 100,
 	'nodes/shared/transport/pace/auto.ts': 100,
-	'nodes/shared/transport/pace/remembered.ts': 97,
+	'nodes/shared/transport/pace/remembered.ts': 100,
 	// The spending guard: Max Estimated Cost of Run From Dry Run.
 	'nodes/FileTransferManager/helpers/costGuard.ts': 100,
 	// The Guards of Run From Dry Run: what a dry run may become for real.
-	'nodes/FileTransferManager/helpers/runGuards.ts': 96,
+	'nodes/FileTransferManager/helpers/runGuards.ts': 100,
 	// The trigger's cursor and sweep: what a poll delivers, what it keeps for the next one.
 	'nodes/FileTransferManagerTrigger/sweep.ts': 82,
 	'nodes/FileTransferManagerTrigger/watch.ts': 100,

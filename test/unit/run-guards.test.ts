@@ -54,6 +54,12 @@ describe('parseRunGuards', () => {
 		expect(parseRunGuards({ allowedTargetStorageIds: ' , ' })).toStrictEqual({});
 	});
 
+	it('storage IDs from an expression may be a list; each is read on its own', () => {
+		const a = uuid(1);
+		const b = uuid(2);
+		expect(parseRunGuards({ allowedTargetStorageIds: [a, ` ${b.toUpperCase()} `] })).toEqual({ targetStorageIds: [a, b] });
+	});
+
 	it('an age from an expression may be a numeric text', () => {
 		expect(parseRunGuards({ maxDryRunAgeMinutes: '15' })).toEqual({ maxAgeMinutes: 15 });
 	});
@@ -156,6 +162,9 @@ describe('readRunGuards', () => {
 		// The resolved value is a valid one: the raw parameter alone is refused.
 		const error = refusal(() => readRunGuards(context(raw, { allowedTransferTypes: ['copy'] }), 0));
 		expect(error.message).toBe(`${field} is filled by $fromAI(): a limit on what a dry run may start must not be set by the model [item 0]`);
+		expect(error.description).toBe(
+			"Guards and Max Estimated Cost are the workflow's limits on what a tool call may start. Give them fixed values, or expressions that do not call $fromAI().",
+		);
 	});
 
 	it('other expressions, and $fromAI() in other parameters, are not refused', () => {
@@ -188,8 +197,13 @@ describe('guardRefusal', () => {
 		expect(verdict(dryRun({ transferType: { kind: 'move' } as never }), { transferTypes: ['copy'] })).toBe('is a {"kind":"move"}, and this workflow allows only copy');
 		expect(verdict(dryRun({ conflictHandling: undefined }), { conflictHandling: ['skip'] })).toBe('has no conflict handling, and this workflow allows only skip');
 		expect(verdict(dryRun({ transferType: 'sync', conflictHandling: undefined }), { conflictHandling: ['skip'] })).toBeUndefined();
-		expect(verdict(dryRun({ target: null as never }), { targetStorageIds: [uuid(9)] })).toMatch(/^targets storage /);
+		expect(verdict(dryRun({ target: null as never }), { targetStorageIds: [uuid(9)] })).toMatch(/^targets storage undefined, /);
 		expect(verdict(dryRun({ target: { id: 5 } as never }), { targetStorageIds: [uuid(9)] })).toMatch(/^targets storage 5, /);
+		expect(verdict(dryRun({ target: { id: [uuid(9)] } as never }), { targetStorageIds: [uuid(9)] })).toMatch(new RegExp(`^targets storage \\["${uuid(9)}"\\], `));
+		// A list is not the value it holds: a conflict handling ["overwrite"] is named as it is.
+		expect(verdict(dryRun({ conflictHandling: ['overwrite'] as never }), { conflictHandling: ['skip'] })).toBe(
+			'has the conflict handling ["overwrite"], and this workflow allows only skip',
+		);
 	});
 
 	it('a finishedAt with white space around it is read; no age guard reads no finishedAt', () => {

@@ -198,6 +198,12 @@ describe('a run reads and writes what Auto learnt (pace/index.ts useService)', (
 		const closed = run({ auto: 100 });
 		useService(closed, 'closed');
 		expect(pacerOf(closed)).toMatchObject({ budget: 10, windowMs: 1100, windowStart: 0, windowSent: 0, windowRefused: false });
+		// A window ends at windowStart + windowMs, as retryAfter.ts counts it (a send then opens the next): one that
+		// ends at this very millisecond is closed, and would otherwise raise the budget at the next send.
+		remember('ending', { ...budget, windowStart: now - 1100, windowSent: 10, windowRefused: false }, 1000);
+		const ending = run({ auto: 100 });
+		useService(ending, 'ending');
+		expect(pacerOf(ending)).toMatchObject({ budget: 10, windowStart: 0, windowSent: 0, windowRefused: false });
 	});
 
 	it('writes what the run learns, an answer with the limit in use confirming it, one with it idle not', () => {
