@@ -21,22 +21,15 @@ async function request(
 	headers: Record<string, string>,
 	body?: unknown,
 ): Promise<{ status: number; json: unknown; text: string; headers: Headers }> {
-	const send = () =>
-		fetch(url, {
-			method,
-			headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(60000),
-		});
-	let res: Response;
-	try {
-		res = await send();
-	} catch (error) {
-		if (!closedBeforeAnswer(error)) throw error;
-		// A kept-alive connection that n8n closed just as it was reused (a long-lived n8n shared by several
-		// clients, on a loaded machine): sent once more, on a new connection.
-		res = await send();
-	}
+	// Each request on its own connection (`connection: close`): a kept-alive connection that n8n closes just as
+	// it is reused (a long-lived n8n shared by several clients, on a loaded machine) fails a request that n8n may
+	// or may not have carried out, and a POST (a workflow run, a credential) cannot be sent again on a guess.
+	const res = await fetch(url, {
+		method,
+		headers: { accept: 'application/json', connection: 'close', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(60000),
+	});
 	const text = await res.text();
 	let json: unknown;
 	try {
@@ -48,13 +41,6 @@ async function request(
 		throw new HttpError(`${method} ${url} -> ${res.status}: ${text.slice(0, 500)}`, res.status, text);
 	}
 	return { status: res.status, json, text, headers: res.headers };
-}
-
-/** Whether fetch failed because the server closed the connection before any answer (undici's SocketError, a reset). */
-function closedBeforeAnswer(error: unknown): boolean {
-	// By the cause's code, not `instanceof TypeError`: under jest, fetch's TypeError is of another realm.
-	const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-	return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
 function authCookie(headers: Headers): string {
