@@ -10,8 +10,8 @@ module.exports = {
 	testEnvironment: 'node',
 	transform,
 	roots: ['<rootDir>/test/queue'],
-	globalSetup: '<rootDir>/test/queue/globalSetup.js',
-	globalTeardown: '<rootDir>/test/queue/globalTeardown.js',
+	globalSetup: '<rootDir>/test/queue/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/queue/globalTeardown.ts',
 	maxWorkers: 3,
 	testTimeout: 10 * 60 * 1000,
 };

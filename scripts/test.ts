@@ -163,7 +163,7 @@ async function main(): Promise<void> {
 			return false;
 		}
 		const e2e = await run({ name: 'e2e', command: ['run', 'test:e2e', '--', '--ci'], env: { FTM_PACKAGE_BUILT: '1' } });
-		const queue = await run({ name: 'queue', command: ['run', 'test:queue'], env: { FTM_QUEUE_BUILT: '1' } });
+		const queue = await run({ name: 'queue', command: ['run', 'test:queue'], env: { FTM_PACKAGE_BUILT: '1' } });
 		return early && e2e && queue;
 	})();
 	const results = await Promise.all([install, systemPackages, checks, tests]);

@@ -29,6 +29,7 @@ import {
 	useFiguresFile,
 } from './helpers';
 import type { ExecutionRecord } from './helpers';
+import { TARBALL_ENV } from './globalSetup';
 
 export const WORKERS = 2;
 /**
@@ -94,14 +95,14 @@ export interface QueueRun {
 
 /**
  * Takes the package packed for the run (or packs it) and starts a sandbox for one suite file; figures go to
- * tmp/queue-e2e/<figures>. dist/ is built already (test/queue/globalSetup.js, or `npm test`).
+ * tmp/queue-e2e/<figures>. dist/ is built already (test/queue/globalSetup.ts, or `npm test`).
  */
 async function startQueueRun(label: string, figures: string): Promise<QueueRun> {
 	useFiguresFile(figures);
 	const runDir = path.join(OUT_DIR, `run-${label}-${Date.now()}`);
 	fs.mkdirSync(runDir, { recursive: true });
-	// Packed once for the three suite files by test/queue/globalSetup.js; packed here when run without it.
-	const packed = process.env.FTM_QUEUE_TARBALL;
+	// Packed once for the three suite files by test/queue/globalSetup.ts; packed here when run without it.
+	const packed = process.env[TARBALL_ENV];
 	const tarball = packed && fs.existsSync(packed) ? packed : await buildAndPack(path.join(runDir, 'pack'), { build: false });
 	const sandbox = await startSandbox({ port: 0, speed: 200 });
 	return { label, startedAt: Date.now(), runDir, tarball, sandbox, stacks: [], unexpected: [] };
