@@ -35,8 +35,8 @@ function state(overrides: Partial<TriggerState> = {}): TriggerState {
 
 /**
  * Reads part `index` of `sweep` from `jobs` (the part's listing, newest first, on page `page`) as sweepList does,
- * handling at most `takes` member jobs (a number, or a budget shared by several parts): 'stopped' when the budget ended it before a further member, else
- * 'complete' (a job that ends the part, or the end of the list).
+ * handling at most `takes` member jobs (a number, or a budget shared by several parts): 'stopped' when the
+ * budget ended it before a further member, else 'complete' (a job that ends the part, or the end of the list).
  */
 function read(sweep: Sweep, index: number, jobs: Job[], takes: number | { left: number } = Infinity, page: PageToken = null): 'complete' | 'stopped' {
 	const budget = typeof takes === 'number' ? { left: takes } : takes;
@@ -75,8 +75,9 @@ describe('a poll that heals its cursor and stops before the end of its window', 
 	}
 
 	it('leaves a gap that keeps the stored cursor as the bound of what was handled', () => {
-		const { events, next } = healing();
-		expect(events.map(({ job: j, event }) => `${j.id}:${event}`)).toEqual([`${G}:stuck`, `${F}:finished`]);
+		const result = healing();
+		expect(eventsOf(result)).toEqual([`${G}:stuck`, `${F}:finished`]);
+		const { next } = result;
 		expect(next).toEqual<TriggerState>({
 			...stored,
 			cursor: at(5_000),
@@ -108,8 +109,8 @@ describe('a poll that heals its cursor and stops before the end of its window', 
 });
 
 /** One poll of `list` from `from`: the fresh part, then each gap, handling at most `takes` member jobs in all. */
-function poll(from: TriggerState, list: Job[], takes = Infinity, clock = CLOCK): WindowResult {
-	const sweep = new Sweep(from, WATCHED, clock);
+function poll(from: TriggerState, list: Job[], takes = Infinity): WindowResult {
+	const sweep = new Sweep(from, WATCHED, CLOCK);
 	const budget = { left: takes };
 	for (let index = 0; index < sweep.regionCount; index++) {
 		if (read(sweep, index, list, budget, sweep.pageOf(index)) === 'stopped') break;
@@ -198,8 +199,9 @@ describe('a healing poll that does not get past the jobs stamped ahead of the cl
 		const sweep = new Sweep(stored, WATCHED, CLOCK);
 		const list = [job(F, 'finished', at(7_200_000)), job(A, 'finished', at(5_000))];
 		expect(read(sweep, 0, list, 1)).toBe('stopped');
-		const { events, next } = sweep.result();
-		expect(eventsOf({ events, next })).toEqual([`${F}:finished`]);
+		const result = sweep.result();
+		expect(eventsOf(result)).toEqual([`${F}:finished`]);
+		const { next } = result;
 		expect(next).toEqual(
 			state({ cursor: AHEAD, atCursor: [D, E], ahead: [{ id: C, status: 'failed' }, { id: F, status: 'finished' }] }),
 		);
