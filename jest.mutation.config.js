@@ -18,6 +18,7 @@ const TESTS = [
 	'test/unit/run-guards.test.ts',
 	'test/unit/trigger-window.test.ts',
 	'test/unit/trigger-drain.test.ts',
+	'test/unit/trigger-sweep.test.ts',
 	'test/unit/origin.test.ts',
 	'test/unit/validation.test.ts',
 	'test/unit/tool-errors.test.ts',

@@ -28,7 +28,7 @@ export const FLOORS = {
 	// The Guards of Run From Dry Run: what a dry run may become for real.
 	'nodes/FileTransferManager/helpers/runGuards.ts': 100,
 	// The trigger's cursor and sweep: what a poll delivers, what it keeps for the next one.
-	'nodes/FileTransferManagerTrigger/sweep.ts': 82,
+	'nodes/FileTransferManagerTrigger/sweep.ts': 100,
 	'nodes/FileTransferManagerTrigger/watch.ts': 100,
 	'nodes/FileTransferManagerTrigger/state.ts': 100,
 	// Where the credential's token may go, request validation, pagination.
