@@ -4,11 +4,17 @@
  */
 import { acquire, setParallel, useService } from '../../../nodes/shared/transport/pace/index';
 import { release, StoppedError } from '../../../nodes/shared/transport/pace/line';
-import { pacerOf } from '../../../nodes/shared/transport/pace/pacer';
+import { pacerOf, type Pacer } from '../../../nodes/shared/transport/pace/pacer';
 import { forgetRemembered } from '../../../nodes/shared/transport/pace/remembered';
 import { noteAccepted, notePause } from '../../../nodes/shared/transport/pace/retryAfter';
 import { newContext, settle, itemStops, watch, expectHeldFor } from './helpers';
 import { rejected } from '../fixtures';
+
+/** A rate window in which the service accepted `accepted` requests, then refused one with 429 and Retry-After 1 s. */
+function windowEndingIn429(pacer: Pacer, accepted: number): void {
+	for (let i = 0; i < accepted; i++) noteAccepted(pacer);
+	notePause(pacer, 1000, 429);
+}
 
 describe('pacing: the shared pause of a Retry-After', () => {
 	beforeEach(() => {
@@ -31,8 +37,7 @@ describe('pacing: the shared pause of a Retry-After', () => {
 	it('learns what a rate limit window accepts and sends no more than that per window afterwards', async () => {
 		const ctx = newContext();
 		const pacer = pacerOf(ctx);
-		for (let i = 0; i < 8; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 8);
 		expect(pacer.budget).toBe(8);
 		expect(pacer.windowMs).toBeCloseTo(1100);
 		await jest.advanceTimersByTimeAsync(1000);
@@ -44,8 +49,7 @@ describe('pacing: the shared pause of a Retry-After', () => {
 	it('raises the budget by one after a window that used it all without a 429, and a 429 sets it one below the raised one', async () => {
 		const ctx = newContext();
 		const pacer = pacerOf(ctx);
-		for (let i = 0; i < 8; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 8);
 		expect(pacer.budget).toBe(8);
 		await jest.advanceTimersByTimeAsync(1000);
 		for (let i = 0; i < 8; i++) release(await acquire(ctx));
@@ -54,22 +58,19 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		release(await acquire(ctx));
 		expect(pacer.budget).toBe(9);
 		// A 429 in that window, after more accepted answers than the budget: the raise was one too many.
-		for (let i = 0; i < 20; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 20);
 		expect(pacer.budget).toBe(8);
 	});
 
 	it('a window that used its whole budget and ended in a 429 raises nothing: the budget stays where the 429 set it', async () => {
 		const ctx = newContext();
 		const pacer = pacerOf(ctx);
-		for (let i = 0; i < 8; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 8);
 		await jest.advanceTimersByTimeAsync(1000);
 		// The whole budget of 8 sent in one window, then a 429 in it: one below the budget.
 		for (let i = 0; i < 8; i++) release(await acquire(ctx));
 		await jest.advanceTimersByTimeAsync(1);
-		for (let i = 0; i < 20; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 20);
 		expect(pacer.budget).toBe(7);
 		// The next window opens after the pause and the window: the refused one raises nothing.
 		await jest.advanceTimersByTimeAsync(1100);
@@ -80,8 +81,7 @@ describe('pacing: the shared pause of a Retry-After', () => {
 	it('a window that did not use its whole budget raises nothing', async () => {
 		const ctx = newContext();
 		const pacer = pacerOf(ctx);
-		for (let i = 0; i < 8; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 8);
 		await jest.advanceTimersByTimeAsync(1000);
 		for (let i = 0; i < 7; i++) release(await acquire(ctx));
 		await jest.advanceTimersByTimeAsync(1100);
@@ -91,13 +91,11 @@ describe('pacing: the shared pause of a Retry-After', () => {
 
 	it('learns a budget below the requests in flight from a second window in a row that ended in a 429', async () => {
 		const pacer = pacerOf(newContext());
-		for (let i = 0; i < 3; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 3);
 		// Three accepted of 8 in flight may be a passing refusal: nothing learnt yet.
 		expect(pacer.budget).toBeUndefined();
 		await jest.advanceTimersByTimeAsync(1001);
-		for (let i = 0; i < 3; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 3);
 		expect(pacer.budget).toBe(3);
 	});
 
@@ -105,8 +103,7 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		const pacer = pacerOf(newContext());
 		notePause(pacer, 1000, 429);
 		await jest.advanceTimersByTimeAsync(1001);
-		for (let i = 0; i < 3; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 3);
 		expect(pacer.budget).toBeUndefined();
 		// After a window that accepted 3, one that accepted none: no budget of 0 (that would hold every request).
 		await jest.advanceTimersByTimeAsync(1001);
@@ -118,8 +115,7 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		const ctx = newContext();
 		setParallel(ctx, { mode: 'fixed', requests: 20 });
 		const pacer = pacerOf(ctx);
-		for (let i = 0; i < 10; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 10);
 		expect(pacer.budget).toBeUndefined();
 	});
 
@@ -140,8 +136,7 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		setParallel(first, { mode: 'auto', max: 100 });
 		useService(first, 'service-a');
 		const pacer = pacerOf(first);
-		for (let i = 0; i < 8; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 8);
 		expect(pacer.budget).toBe(8);
 		const next = newContext();
 		setParallel(next, { mode: 'auto', max: 100 });
@@ -195,8 +190,7 @@ describe('pacing: the shared pause of a Retry-After', () => {
 		const ctx = newContext();
 		setParallel(ctx, { mode: 'fixed', requests: 1 });
 		const pacer = pacerOf(ctx);
-		for (let i = 0; i < 20; i++) noteAccepted(pacer);
-		notePause(pacer, 1000, 429);
+		windowEndingIn429(pacer, 20);
 		expect(pacer.budget).toBeUndefined();
 	});
 
